@@ -1,0 +1,330 @@
+"""The immutable data model: a `Hand` is what the site wrote, nothing more.
+
+Amounts are exact integers in the hand's minor unit (cents for cash, chips for
+tournaments and play money). Every event keeps the 1-based source line so errors
+and violations can point at it. Cards the writer did not see are `None`; the
+parser never invents a card or an action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum, IntEnum
+
+from histkit.cards import Card
+
+__all__ = [
+    "Game",
+    "Street",
+    "Unit",
+    "ActionKind",
+    "PotKind",
+    "NoteKind",
+    "Seat",
+    "Action",
+    "StreetStart",
+    "Deal",
+    "BettingCapped",
+    "DoubleBetAllowed",
+    "UncalledBet",
+    "Show",
+    "Muck",
+    "Collect",
+    "NoLowHand",
+    "TableNote",
+    "Event",
+    "SeatOutcome",
+    "SeatResult",
+    "Summary",
+    "Hand",
+    "SourceRef",
+]
+
+
+class Game(str, Enum):
+    """Stud-family games histkit understands; the value is the `game` column."""
+
+    STUD = "stud"
+    STUD_HILO = "stud_hilo"
+    RAZZ = "razz"
+
+
+class Street(IntEnum):
+    """Betting rounds; the value is the street number used in the tables (3..7)."""
+
+    THIRD = 3
+    FOURTH = 4
+    FIFTH = 5
+    SIXTH = 6
+    SEVENTH = 7
+
+
+class Unit(str, Enum):
+    """The minor unit every amount of a hand is counted in."""
+
+    CENT = "cent"  # real-money cash: 1/100 of the currency
+    CHIP = "chip"  # tournament or play-money chips
+
+
+class ActionKind(str, Enum):
+    """What a player did. PokerStars writes a completion as a raise: the parser keeps
+    RAISE as written and the engine decides whether it was a completion."""
+
+    ANTE = "ante"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"  # for sites that write "completes"
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    CHECK = "check"
+    FOLD = "fold"
+
+
+class PotKind(str, Enum):
+    POT = "pot"  # the only pot ("collected X from pot")
+    MAIN = "main"
+    SIDE = "side"
+
+
+class NoteKind(str, Enum):
+    """Lines that are part of the record but not of the play."""
+
+    CHAT = "chat"
+    JOIN = "join"
+    LEAVE = "leave"
+    SIT_OUT = "sit_out"
+    RETURN = "return"
+    CONNECT = "connect"
+    DISCONNECT = "disconnect"
+    TIMED_OUT = "timed_out"
+    REMOVED = "removed"
+    FINISHED = "finished"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """Where a hand came from: the file and the 1-based line of its first line."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    player: str
+    stack: int
+    sitting_out: bool = False
+    line: int = 0
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A chip-moving or betting decision.
+
+    `amount` is what the line says the player put in with this action (for a raise,
+    the "raises X" part); `to_amount` is the street total after it ("to Y") where the
+    site writes it, else None. Antes are actions of kind ANTE on 3rd street.
+    """
+
+    street: Street
+    player: str
+    kind: ActionKind
+    amount: int = 0
+    to_amount: int | None = None
+    all_in: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StreetStart:
+    """`*** 3rd STREET ***` .. `*** RIVER ***`; a community card if the header shows one."""
+
+    street: Street
+    community: Card | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards one player receives on one street, as the writer saw them.
+
+    `cards[i]` is None when the writer did not see that card; `up[i]` says whether it
+    was dealt face up. `before` repeats the cards the line shows from earlier streets
+    (PokerStars' `[old] [new]` form), kept so the engine can check consistency.
+    """
+
+    street: Street
+    player: str
+    cards: tuple[Card | None, ...]
+    up: tuple[bool, ...]
+    before: tuple[Card, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BettingCapped:
+    street: Street
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleBetAllowed:
+    """`Pair on board - a double bet is allowed` (stud high, 4th street)."""
+
+    street: Street
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledBet:
+    player: str
+    amount: int
+    street: Street
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """A player shows cards; `description` is the site's own words, e.g.
+    "HI: a pair of Sevens; LO: 8,7,5,4,2" (None when not written)."""
+
+    player: str
+    cards: tuple[Card, ...]
+    description: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Muck:
+    """`mucks hand` (shown=False) or `doesn't show hand` (declined=True)."""
+
+    player: str
+    declined: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Collect:
+    """`P collected X from pot | main pot | side pot[-N]`; `pot_index` is N (1-based)
+    for side pots, 0 for the main pot or the only pot."""
+
+    player: str
+    amount: int
+    pot: PotKind = PotKind.POT
+    pot_index: int = 0
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NoLowHand:
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableNote:
+    kind: NoteKind
+    player: str | None
+    text: str
+    line: int = 0
+
+
+Event = (
+    Action
+    | StreetStart
+    | Deal
+    | BettingCapped
+    | DoubleBetAllowed
+    | UncalledBet
+    | Show
+    | Muck
+    | Collect
+    | NoLowHand
+    | TableNote
+)
+
+
+# -------------------------------------------------------------------------- summary
+
+
+class SeatOutcome(str, Enum):
+    FOLDED = "folded"
+    SHOWED = "showed"  # "showed [..] and won (X) with .." / "and lost with .."
+    MUCKED = "mucked"  # "mucked [..]"
+    COLLECTED = "collected"  # "collected (X)" without a showdown
+    OTHER = "other"  # a seat line with no result (sat out, etc.)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One `Seat N: ...` line of the summary."""
+
+    seat: int
+    player: str
+    outcome: SeatOutcome
+    won: int = 0
+    cards: tuple[Card, ...] = ()
+    description: str | None = None
+    folded_street: Street | None = None
+    didnt_bet: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    total_pot: int
+    rake: int
+    main_pot: int | None = None
+    side_pots: tuple[int, ...] = ()
+    board: tuple[Card, ...] = ()
+    seats: tuple[SeatResult, ...] = ()
+    line: int = 0
+
+
+# ----------------------------------------------------------------------------- hand
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand as written. Header fields the site does not write are None."""
+
+    site: str
+    hand_id: str
+    game: Game
+    small_bet: int
+    big_bet: int
+    unit: Unit
+    currency: str | None
+    started_at: datetime | None  # timezone-aware UTC
+    table: str
+    max_seats: int | None
+    seats: tuple[Seat, ...]
+    events: tuple[Event, ...]
+    summary: Summary | None
+    source: SourceRef
+    tournament_id: str | None = None
+    level: str | None = None
+    buy_in: str | None = None  # as written, e.g. "$0.98+$0.12 USD"
+    mix: str | None = None  # "HORSE", "8-Game", "Triple Stud"
+    ante: int | None = None  # only when the header states it
+    bring_in: int | None = None  # only when the header states it
+    local_time: str | None = None  # the header's own date text, zone included
+    hero: str | None = None
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.tournament_id is not None
+
+    def seat_of(self, player: str) -> Seat:
+        for s in self.seats:
+            if s.player == player:
+                return s
+        raise KeyError(player)
+
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(e for e in self.events if isinstance(e, Action))
