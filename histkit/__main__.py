@@ -1,0 +1,3 @@
+from histkit.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,433 @@
+"""Arrow tables from hands: one schema definition per table, built from column lists.
+
+The column names and meanings of `hands`, `seats`, `actions`, `cards` and `errors` are a
+contract other tools read (issue 2); columns may be added, never renamed. All amounts
+are int64 in the hand's minor unit (see `hands.unit`).
+
+Builders append to plain Python lists and turn them into Arrow once per batch: that is
+both the fastest way to build Arrow from Python and what lets `ParquetSink` stream row
+groups to disk with memory bounded by the batch, not the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import pyarrow as pa
+
+from histkit.accounting import collections, contributions
+from histkit.model import (
+    Action,
+    ActionKind,
+    Deal,
+    Hand,
+    SeatOutcome,
+    Show,
+    StreetStart,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "SCHEMAS",
+    "TABLE_NAMES",
+    "Tables",
+    "TableBuilder",
+    "ParquetSink",
+    "tables_from",
+]
+
+_I64 = pa.int64()
+_I32 = pa.int32()
+_STR = pa.string()
+_BOOL = pa.bool_()
+_TS = pa.timestamp("us", tz="UTC")
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "hands": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("site", _STR),
+            ("game", _STR),
+            ("is_tournament", _BOOL),
+            ("tournament_id", _STR),
+            ("level", _STR),
+            ("mix", _STR),
+            ("currency", _STR),
+            ("unit", _STR),
+            ("small_bet", _I64),
+            ("big_bet", _I64),
+            ("ante", _I64),
+            ("bring_in", _I64),
+            ("started_at", _TS),
+            ("table", _STR),
+            ("max_seats", _I32),
+            ("players", _I32),
+            ("hero", _STR),
+            ("total_pot", _I64),
+            ("rake", _I64),
+            ("community_card", _STR),
+            ("source_file", _STR),
+            ("source_line", _I64),
+        ]
+    ),
+    "seats": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("seat", _I32),
+            ("player", _STR),
+            ("starting_stack", _I64),
+            ("contributed", _I64),
+            ("collected", _I64),
+            ("net", _I64),
+            ("ending_stack", _I64),
+            ("sitting_out", _BOOL),
+            ("dealt_in", _BOOL),
+            ("is_hero", _BOOL),
+            ("last_street", _I32),
+            ("folded_street", _I32),
+            ("showdown", _BOOL),
+            ("outcome", _STR),
+            ("summary_won", _I64),
+        ]
+    ),
+    "actions": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("street", _I32),
+            ("seq", _I32),
+            ("player", _STR),
+            ("kind", _STR),
+            ("amount", _I64),
+            ("to_amount", _I64),
+            ("all_in", _BOOL),
+            ("line", _I64),
+        ]
+    ),
+    "cards": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("player", _STR),
+            ("street", _I32),
+            ("card", _STR),
+            ("up", _BOOL),
+            ("known", _BOOL),
+            ("source", _STR),
+            ("line", _I64),
+        ]
+    ),
+    "errors": pa.schema(
+        [
+            ("source_file", _STR),
+            ("line", _I64),
+            ("column", _I64),
+            ("hand_id", _STR),
+            ("kind", _STR),
+            ("reason", _STR),
+            ("game", _STR),
+        ]
+    ),
+}
+TABLE_NAMES: tuple[str, ...] = tuple(SCHEMAS)
+
+# Position of each card in a PokerStars-style seven-card show line: two down cards and
+# the door card on 3rd, one up card on 4th..6th, the down card on 7th.
+_SHOW_SLOTS: tuple[tuple[int, bool], ...] = (
+    (3, False),
+    (3, False),
+    (3, True),
+    (4, True),
+    (5, True),
+    (6, True),
+    (7, False),
+)
+
+
+class IssueLike(Protocol):
+    source_file: str
+    line: int | None
+    column: int | None
+    hand_id: str | None
+    kind: str
+    reason: str
+    game: str | None
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The histkit tables of a set of hands, as Arrow tables."""
+
+    hands: pa.Table
+    seats: pa.Table
+    actions: pa.Table
+    cards: pa.Table
+    errors: pa.Table
+
+    def __getitem__(self, name: str) -> pa.Table:
+        if name not in SCHEMAS:
+            raise KeyError(f"no table {name!r}; tables are {', '.join(TABLE_NAMES)}")
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+    def items(self) -> Iterator[tuple[str, pa.Table]]:
+        for name in TABLE_NAMES:
+            yield name, getattr(self, name)
+
+    def to_arrow(self) -> dict[str, pa.Table]:
+        return dict(self.items())
+
+    def to_pandas(self, *, arrow_dtypes: bool = False) -> dict[str, pd.DataFrame]:
+        """DataFrames per table; `arrow_dtypes=True` keeps Arrow types (nullable ints)."""
+        import pandas as pd
+
+        kw: dict[str, Any] = {"types_mapper": pd.ArrowDtype} if arrow_dtypes else {}
+        return {name: t.to_pandas(**kw) for name, t in self.items()}
+
+    def to_parquet(self, directory: str | Path, *, compression: str = "zstd") -> list[Path]:
+        """Write `<name>.parquet` per table into `directory` (created if needed)."""
+        import pyarrow.parquet as pq
+
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, table in self.items():
+            path = out / f"{name}.parquet"
+            pq.write_table(table, path, compression=compression)
+            paths.append(path)
+        return paths
+
+
+class TableBuilder:
+    """Accumulates hands and parse issues as column lists; `build()` makes `Tables`."""
+
+    def __init__(self) -> None:
+        self._cols: dict[str, dict[str, list[Any]]] = {
+            name: {f.name: [] for f in schema} for name, schema in SCHEMAS.items()
+        }
+        self.n_hands = 0
+
+    def __len__(self) -> int:
+        return self.n_hands
+
+    def add(self, item: Hand | IssueLike) -> None:
+        if isinstance(item, Hand):
+            self.add_hand(item)
+        else:
+            self.add_issue(item)
+
+    def add_issue(self, issue: IssueLike) -> None:
+        c = self._cols["errors"]
+        c["source_file"].append(issue.source_file)
+        c["line"].append(issue.line)
+        c["column"].append(issue.column)
+        c["hand_id"].append(issue.hand_id)
+        c["kind"].append(issue.kind)
+        c["reason"].append(issue.reason)
+        c["game"].append(getattr(issue, "game", None))
+
+    def add_hand(self, hand: Hand) -> None:
+        self.n_hands += 1
+        hid = hand.hand_id
+        paid_in = contributions(hand)
+        taken = collections(hand)
+        summary = hand.summary
+
+        # ---- actions, cards, and what each seat saw
+        ca, cc = self._cols["actions"], self._cols["cards"]
+        dealt: set[str] = set()
+        max_street = 3
+        folded: dict[str, int] = {}
+        antes: list[int] = []
+        bring_in: int | None = hand.bring_in
+        community: str | None = None
+        dealt_slots: dict[str, list[int]] = {}  # player -> row indices of cards in deal order
+        shown: dict[str, tuple[Any, ...]] = {}
+        seq = 0
+        for e in hand.events:
+            if isinstance(e, Action):
+                ca["hand_id"].append(hid)
+                ca["street"].append(int(e.street))
+                ca["seq"].append(seq)
+                ca["player"].append(e.player)
+                ca["kind"].append(e.kind.value)
+                ca["amount"].append(e.amount)
+                ca["to_amount"].append(e.to_amount)
+                ca["all_in"].append(e.all_in)
+                ca["line"].append(e.line)
+                seq += 1
+                if e.kind is ActionKind.ANTE:
+                    antes.append(e.amount)
+                elif e.kind is ActionKind.BRING_IN and bring_in is None:
+                    bring_in = e.amount
+                elif e.kind is ActionKind.FOLD:
+                    folded[e.player] = int(e.street)
+            elif isinstance(e, Deal):
+                dealt.add(e.player)
+                rows = dealt_slots.setdefault(e.player, [])
+                for card, up in zip(e.cards, e.up, strict=True):
+                    rows.append(len(cc["hand_id"]))
+                    self._card_row(hid, e.player, int(e.street), card, up, "dealt", e.line)
+            elif isinstance(e, StreetStart):
+                max_street = int(e.street)
+                if e.community is not None:
+                    community = str(e.community)
+                    self._card_row(hid, None, max_street, e.community, True, "community", e.line)
+            elif isinstance(e, Show):
+                shown[e.player] = e.cards
+                self._fill_from_show(e, dealt_slots.get(e.player, []))
+        if summary is not None:
+            # Cards revealed only in the summary ("mucked [..]", "showed [..]").
+            for r in summary.seats:
+                if r.cards and r.player not in shown:
+                    self._fill_from_show(
+                        Show(r.player, r.cards, None, r.line), dealt_slots.get(r.player, [])
+                    )
+
+        # ---- hands
+        h = self._cols["hands"]
+        h["hand_id"].append(hid)
+        h["site"].append(hand.site)
+        h["game"].append(hand.game.value)
+        h["is_tournament"].append(hand.is_tournament)
+        h["tournament_id"].append(hand.tournament_id)
+        h["level"].append(hand.level)
+        h["mix"].append(hand.mix)
+        h["currency"].append(hand.currency)
+        h["unit"].append(hand.unit.value)
+        h["small_bet"].append(hand.small_bet)
+        h["big_bet"].append(hand.big_bet)
+        h["ante"].append(hand.ante if hand.ante is not None else (max(antes) if antes else None))
+        h["bring_in"].append(bring_in)
+        h["started_at"].append(hand.started_at)
+        h["table"].append(hand.table)
+        h["max_seats"].append(hand.max_seats)
+        h["players"].append(sum(1 for s in hand.seats if s.player in paid_in))
+        h["hero"].append(hand.hero)
+        h["total_pot"].append(summary.total_pot if summary else None)
+        h["rake"].append(summary.rake if summary else None)
+        h["community_card"].append(community)
+        h["source_file"].append(hand.source.file)
+        h["source_line"].append(hand.source.line)
+
+        # ---- seats
+        results = {r.player: r for r in summary.seats} if summary else {}
+        s = self._cols["seats"]
+        for seat in hand.seats:
+            p = seat.player
+            put, got = paid_in.get(p, 0), taken.get(p, 0)
+            res = results.get(p)
+            at_showdown = p in shown or (
+                res is not None and res.outcome in (SeatOutcome.SHOWED, SeatOutcome.MUCKED)
+            )
+            s["hand_id"].append(hid)
+            s["seat"].append(seat.seat)
+            s["player"].append(p)
+            s["starting_stack"].append(seat.stack)
+            s["contributed"].append(put)
+            s["collected"].append(got)
+            s["net"].append(got - put)
+            s["ending_stack"].append(seat.stack - put + got)
+            s["sitting_out"].append(seat.sitting_out)
+            s["dealt_in"].append(p in dealt)
+            s["is_hero"].append(p == hand.hero)
+            s["last_street"].append(folded.get(p, max_street) if p in dealt else None)
+            s["folded_street"].append(folded.get(p))
+            s["showdown"].append(at_showdown and p not in folded)
+            s["outcome"].append(res.outcome.value if res else None)
+            s["summary_won"].append(res.won if res else None)
+
+    def _card_row(
+        self, hid: str, player: str | None, street: int, card: Any, up: bool, src: str, line: int
+    ) -> None:
+        cc = self._cols["cards"]
+        cc["hand_id"].append(hid)
+        cc["player"].append(player)
+        cc["street"].append(street)
+        cc["card"].append(None if card is None else str(card))
+        cc["up"].append(up)
+        cc["known"].append(card is not None)
+        cc["source"].append(src)
+        cc["line"].append(line)
+
+    def _fill_from_show(self, show: Show, rows: list[int]) -> None:
+        """A show line lists the cards in deal order; name the dealt cards the writer could
+        not see (they stay rows of source "shown" so nothing looks dealt face up)."""
+        cc = self._cols["cards"]
+        for i, card in enumerate(show.cards[: len(_SHOW_SLOTS)]):
+            if i < len(rows):
+                row = rows[i]
+                if cc["card"][row] is None:
+                    cc["card"][row] = str(card)
+                    cc["known"][row] = True
+                    cc["source"][row] = "shown"
+                    cc["line"][row] = show.line
+
+    def build(self) -> Tables:
+        return Tables(
+            **{
+                name: pa.Table.from_pydict(cols, schema=SCHEMAS[name])
+                for name, cols in self._cols.items()
+            }
+        )
+
+
+def tables_from(items: Iterable[Hand | IssueLike]) -> Tables:
+    """Tables of an iterable of hands and parse issues (as `histkit.reader.iter_hands` yields)."""
+    b = TableBuilder()
+    for it in items:
+        b.add(it)
+    return b.build()
+
+
+class ParquetSink:
+    """Streams hands to `<dir>/<table>.parquet`, one row group per batch of hands, so
+    memory stays bounded by `batch_size` however large the input."""
+
+    def __init__(
+        self, directory: str | Path, *, batch_size: int = 5000, compression: str = "zstd"
+    ) -> None:
+        import pyarrow.parquet as pq
+
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.batch_size = batch_size
+        self._writers = {
+            name: pq.ParquetWriter(
+                self.directory / f"{name}.parquet", schema, compression=compression
+            )
+            for name, schema in SCHEMAS.items()
+        }
+        self._builder = TableBuilder()
+        self.counts: dict[str, int] = dict.fromkeys(SCHEMAS, 0)
+
+    def add(self, item: Hand | IssueLike) -> None:
+        self._builder.add(item)
+        if len(self._builder) >= self.batch_size:
+            self.flush()
+
+    def write_tables(self, tables: Mapping[str, pa.Table] | Tables) -> None:
+        """Append already-built tables (e.g. from a worker process)."""
+        items = tables.items()
+        for name, table in items:
+            if table.num_rows:
+                self._writers[name].write_table(table)
+                self.counts[name] += table.num_rows
+
+    def flush(self) -> None:
+        built = self._builder.build()
+        self._builder = TableBuilder()
+        self.write_tables(built)
+
+    def close(self) -> None:
+        self.flush()
+        for w in self._writers.values():
+            w.close()
+
+    def __enter__(self) -> ParquetSink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
