@@ -1,0 +1,1 @@
+"""One module per `histkit` command, each with `register(subparsers)`."""

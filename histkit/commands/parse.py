@@ -1,0 +1,91 @@
+"""`histkit parse PATH... -o OUTDIR`: hand histories to Parquet tables."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import Any
+
+from histkit.cli import EXIT_FOUND, EXIT_OK, UsageError, existing_paths, plural, progress
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "parse",
+        help="parse hand histories into Parquet tables",
+        description=(
+            "Parse hand-history files or folders (recursively) and write hands, seats, "
+            "actions, cards and errors as Parquet files into OUTDIR. Hands of other games "
+            "are skipped; stud hands that cannot be parsed are rejected and listed in "
+            "errors.parquet with file, line and reason."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder")
+    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    p.add_argument(
+        "--batch-size", type=int, default=5000, help="hands per Parquet row group (default 5000)"
+    )
+    p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(run=_run_parse)
+
+
+def _run_parse(args: argparse.Namespace) -> int:
+    from histkit.model import Hand
+    from histkit.reader import iter_hands
+    from histkit.tables import ParquetSink
+
+    paths = existing_paths(args.paths)
+    if args.batch_size < 1:
+        raise UsageError("--batch-size must be at least 1")
+    files: set[str] = set()
+    games: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
+    rejected: list[Any] = []
+    with ParquetSink(args.output, batch_size=args.batch_size) as sink:
+        items = iter_hands(paths, dialect=args.dialect)
+        for item in progress(items, enabled=not args.quiet, desc="parsing"):
+            sink.add(item)
+            if isinstance(item, Hand):
+                files.add(item.source.file)
+                games[item.game.value] += 1
+            else:
+                files.add(item.source_file)
+                if item.kind == "skipped":
+                    skipped[item.game or "unknown game"] += 1
+                else:
+                    rejected.append(item)
+    if not args.quiet:
+        print(_parse_summary(len(files), games, skipped, rejected, args.output, sink.counts))
+    return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
+
+
+def _parse_summary(
+    n_files: int,
+    games: Counter[str],
+    skipped: Counter[str],
+    rejected: list[Any],
+    outdir: str,
+    counts: dict[str, int],
+) -> str:
+    lines = [f"Read {plural(n_files, 'file')}."]
+    by_game = ", ".join(f"{g} {n:,}" for g, n in sorted(games.items()))
+    lines.append(
+        f"Parsed {plural(sum(games.values()), 'stud hand')}" + (f": {by_game}." if games else ".")
+    )
+    if skipped:
+        detail = ", ".join(f"{g} {n:,}" for g, n in skipped.most_common())
+        lines.append(f"Skipped {plural(sum(skipped.values()), 'hand')} of other games: {detail}.")
+    else:
+        lines.append("Skipped 0 hands of other games.")
+    lines.append(f"Rejected {plural(len(rejected), 'hand')}" + (":" if rejected else "."))
+    for r in rejected[:20]:
+        where = f"{r.source_file}:{r.line}" if r.line else r.source_file
+        hid = f" hand #{r.hand_id}" if r.hand_id else ""
+        lines.append(f"  {where}{hid}: {r.reason}")
+    if len(rejected) > 20:
+        lines.append(f"  ... and {len(rejected) - 20} more (see errors.parquet)")
+    tables = ", ".join(f"{name} {n:,} rows" for name, n in counts.items())
+    lines.append(f"Wrote {outdir}/: {tables}.")
+    return "\n".join(lines)
