@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -54,9 +55,16 @@ def plural(n: int, word: str) -> str:
 # ---------------------------------------------------------------------------- main
 
 # Each command is a module in histkit.commands with a `register(subparsers)` function;
-# the list fixes the order in `histkit --help`. Modules are imported when the parser is
-# built, and import their heavy dependencies (pyarrow, lark, matplotlib) only when run.
-COMMANDS: tuple[str, ...] = ("parse",)
+# a new module is a new command. ORDER fixes the order in `histkit --help`. Modules are
+# imported when the parser is built and import heavy dependencies only when run.
+ORDER: tuple[str, ...] = ("parse", "audit", "stats", "report", "simulate")
+
+
+def command_names() -> list[str]:
+    import histkit.commands as pkg
+
+    names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+    return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"histkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in command_names():
         importlib.import_module(f"histkit.commands.{name}").register(sub)
     return parser
 
