@@ -1,0 +1,116 @@
+"""The wheel ships the grammars: build it, install it into a fresh virtual environment
+(dependencies borrowed from this one, never the source tree), and parse a hand there."""
+
+from __future__ import annotations
+
+import site
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+# A made-up hand in PokerStars form (not from the real corpus).
+HAND = textwrap.dedent(
+    """\
+    PokerStars Hand #1000000001:  7 Card Stud Hi/Lo Limit ($0.10/$0.20 USD) - 2024/03/01 12:00:00 ET
+    Table 'Wheel Test' 8-max
+    Seat 1: Alice ($5.00 in chips)
+    Seat 2: Bob ($5.00 in chips)
+    Alice: posts the ante $0.02
+    Bob: posts the ante $0.02
+    *** 3rd STREET ***
+    Dealt to Alice [Kd]
+    Dealt to Bob [3c]
+    Bob: brings in for $0.05
+    Alice: raises $0.05 to $0.10
+    Bob: folds
+    Uncalled bet ($0.05) returned to Alice
+    Alice collected $0.14 from pot
+    *** SUMMARY ***
+    Total pot $0.14 | Rake $0
+    Seat 1: Alice collected ($0.14)
+    Seat 2: Bob folded on the 3rd Street
+    """
+)
+
+PROGRAM = textwrap.dedent(
+    """\
+    import sys, histkit
+    from histkit.reader import parse_text
+    assert "site-packages" in histkit.__file__, histkit.__file__
+    items = parse_text(open(sys.argv[1]).read(), source="wheel-test")
+    hand, = items
+    assert hand.hand_id == "1000000001", hand
+    print("OK", hand.game.value, len(hand.events))
+    """
+)
+
+
+@pytest.mark.slow
+def test_wheel_ships_grammars_and_parses(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+        ],
+        check=True,
+    )
+    (wheel,) = dist.glob("histkit-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.startswith("histkit/grammars/") and n.endswith(".lark") for n in names), names
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    # Borrow the dependencies (lark, pyarrow, ...) from this environment as plain paths, so
+    # this environment's editable install of histkit is not picked up.
+    target = Path(
+        subprocess.run(
+            [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    deps = {
+        sysconfig.get_paths()["purelib"],
+        sysconfig.get_paths()["platlib"],
+        *site.getsitepackages(),
+    }
+    (target / "borrowed_deps.pth").write_text("\n".join(sorted(deps)) + "\n")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(py),
+            "install",
+            "--no-deps",
+            "-q",
+            str(wheel),
+        ],
+        check=True,
+    )
+    (tmp_path / "hand.txt").write_text(HAND)
+    (tmp_path / "check.py").write_text(PROGRAM)
+    out = subprocess.run(
+        [str(py), "check.py", "hand.txt"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("OK stud_hilo")
