@@ -1,0 +1,39 @@
+"""The rules engine: replay a `Hand` under a `RuleProfile`, check every action and award.
+
+Public API: `HandState` (incremental, mutable cursor), `replay()` -> `Replay` (immutable),
+`check_continuity()`, `RuleProfile` with the `POKERSTARS` and `CASINO` profiles,
+games as data (`STUD`, `STUD_HILO`, `RAZZ`, `STUD_HILO_NOQ`) and `Violation` records.
+"""
+
+from histkit.rules.games import RAZZ, STUD, STUD_HILO, STUD_HILO_NOQ, GameSpec, HighLow, spec_for
+from histkit.rules.pots import Award, Half, Pot, Settlement
+from histkit.rules.profile import CASINO, POKERSTARS, PROFILES, RuleProfile, load_profile
+from histkit.rules.state import HandState, Legal, Pending, PendingKind
+from histkit.rules.violations import Code, Severity, Violation, money
+
+__all__ = [
+    "RAZZ",
+    "STUD",
+    "STUD_HILO",
+    "STUD_HILO_NOQ",
+    "GameSpec",
+    "HighLow",
+    "spec_for",
+    "Award",
+    "Half",
+    "Pot",
+    "Settlement",
+    "CASINO",
+    "POKERSTARS",
+    "PROFILES",
+    "RuleProfile",
+    "load_profile",
+    "HandState",
+    "Legal",
+    "Pending",
+    "PendingKind",
+    "Code",
+    "Severity",
+    "Violation",
+    "money",
+]

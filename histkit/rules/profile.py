@@ -1,0 +1,148 @@
+"""RuleProfile: every rule that differs between houses, as data.
+
+`POKERSTARS` matches the site's observed behaviour in the real corpus; `CASINO` follows
+Robert's Rules of Poker. A user profile is a TOML file whose keys are field names
+(`base = "casino"` starts from another profile).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from histkit.cards import Suit
+
+__all__ = [
+    "BringInAllIn",
+    "OddChip",
+    "FirstActTie",
+    "RakeSplit",
+    "ShortAllIn",
+    "RuleProfile",
+    "POKERSTARS",
+    "CASINO",
+    "PROFILES",
+    "load_profile",
+]
+
+
+class BringInAllIn(StrEnum):
+    """Who brings in when the lowest (razz: highest) card is all-in on the ante."""
+
+    NEXT_CLOCKWISE = "next_clockwise"  # the next player to the left (PokerStars, 2023 hand)
+    NEXT_BY_CARD = "next_by_card"  # the next-worst up card among players with chips
+
+
+class OddChip(StrEnum):
+    """Who gets the indivisible chip of a half split between tied hands."""
+
+    BY_CARD = "by_card"  # high half: highest card by suit; low half: lowest card by suit
+    BY_SEAT = "by_seat"  # first tied player clockwise from seat 1
+
+
+class FirstActTie(StrEnum):
+    """Who acts first on 4th–7th when two boards rank equal."""
+
+    LOWEST_SEAT = "lowest_seat"  # closest to the dealer's left (seat 1 first)
+    BY_SUIT = "by_suit"  # the board whose ranking card has the higher suit
+
+
+class ShortAllIn(StrEnum):
+    """Whether an all-in wager smaller than a full bet/raise reopens the betting."""
+
+    HALF_BET = "half_bet"  # half a bet or more counts as a full bet/raise
+    NEVER = "never"  # only full bets/raises reopen
+
+
+class RakeSplit(StrEnum):
+    """How one reported rake is spread over main and side pots before awards."""
+
+    PROPORTIONAL = "proportional"  # by pot size, remainders to the largest fractions
+    MAIN_FIRST = "main_first"  # all from the main pot while it lasts
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    name: str
+    max_raises: int | None = 3  # raises after the bet (completion counts as the bet); None = no cap
+    heads_up_uncapped: bool = False
+    suit_order: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+    bring_in_ties_by_suit: bool = True  # else by position (lowest seat)
+    bring_in_all_in: BringInAllIn = BringInAllIn.NEXT_CLOCKWISE
+    open_pair_double: bool = True  # stud high: an open pair on 4th allows the big bet
+    short_all_in: ShortAllIn = ShortAllIn.HALF_BET
+    odd_chip: OddChip = OddChip.BY_CARD
+    odd_chip_between_halves_to_high: bool = True
+    first_act_tie: FirstActTie = FirstActTie.LOWEST_SEAT
+    first_act_skips_all_in: bool = True  # rank only boards of players who can still act
+    rake_split: RakeSplit = RakeSplit.PROPORTIONAL
+    rake_max_percent: int | None = (
+        None  # rake ceiling as % of the pot, rounded up; None = unchecked
+    )
+    community_card: bool = True  # one face-up 7th card for all when the deck runs short
+    burn_cards: bool = False  # a burn before each street (deck exhaustion arithmetic)
+    winners_must_show: bool = True  # a pot is never awarded to an unshown hand at showdown
+
+    def suit_rank(self, suit: Suit) -> int:
+        return self.suit_order.index(suit)
+
+    def cap(self, heads_up: bool) -> int | None:
+        """Total wagers (bet + raises) allowed on a street, None if uncapped."""
+        if self.max_raises is None or (heads_up and self.heads_up_uncapped):
+            return None
+        return 1 + self.max_raises
+
+
+POKERSTARS = RuleProfile(name="pokerstars")
+CASINO = RuleProfile(
+    name="casino",
+    max_raises=4,
+    heads_up_uncapped=True,
+    bring_in_all_in=BringInAllIn.NEXT_BY_CARD,
+    first_act_skips_all_in=False,
+    burn_cards=True,
+)
+PROFILES: dict[str, RuleProfile] = {p.name: p for p in (POKERSTARS, CASINO)}
+
+
+def _coerce(field: dataclasses.Field[Any], value: Any) -> Any:
+    name = field.name
+    if name == "suit_order":
+        order = tuple(_suit(s) for s in value)
+        if sorted(order) != list(Suit):
+            raise ValueError("suit_order must list each of c, d, h, s once")
+        return order
+    for enum in (BringInAllIn, OddChip, FirstActTie, ShortAllIn, RakeSplit):
+        if field.type in (enum.__name__, enum):
+            return enum(value)
+    return value
+
+
+def _suit(text: str) -> Suit:
+    key = text.strip().lower()[:1]
+    for s in Suit:
+        if s.char == key:
+            return s
+    raise ValueError(f"not a suit: {text!r}")
+
+
+def load_profile(name_or_path: str | Path) -> RuleProfile:
+    """A built-in profile by name, or one read from a TOML file (unknown keys are an error)."""
+    if isinstance(name_or_path, str) and name_or_path in PROFILES:
+        return PROFILES[name_or_path]
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise ValueError(f"no such profile: {name_or_path} (built-in: {', '.join(PROFILES)})")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    base = PROFILES[data.pop("base", "pokerstars")]
+    fields = {f.name: f for f in dataclasses.fields(RuleProfile)}
+    unknown = set(data) - set(fields)
+    if unknown:
+        raise ValueError(f"unknown profile keys in {path}: {', '.join(sorted(unknown))}")
+    changes = {k: _coerce(fields[k], v) for k, v in data.items()}
+    changes.setdefault("name", path.stem)
+    return dataclasses.replace(base, **changes)

@@ -1,0 +1,81 @@
+"""Violation records: what the engine found wrong, in words an auditor can act on.
+
+Codes are a stable contract (the `violations` table and `histkit audit` print them);
+add new ones, never rename. The engine reports; it never repairs a hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from histkit.model import Street, Unit
+
+__all__ = ["Code", "Severity", "Violation", "money"]
+
+
+class Code(StrEnum):
+    BRING_IN_WRONG_PLAYER = "BRING_IN_WRONG_PLAYER"
+    BRING_IN_AMOUNT = "BRING_IN_AMOUNT"
+    BET_SIZE = "BET_SIZE"
+    RAISE_SIZE = "RAISE_SIZE"
+    RAISE_NOT_ALLOWED = "RAISE_NOT_ALLOWED"  # betting not reopened by a short all-in
+    CALL_AMOUNT = "CALL_AMOUNT"
+    CHECK_FACING_BET = "CHECK_FACING_BET"
+    OUT_OF_TURN = "OUT_OF_TURN"
+    RAISE_CAP = "RAISE_CAP"
+    ACTION_AFTER_FOLD = "ACTION_AFTER_FOLD"
+    ACTION_AFTER_ALL_IN = "ACTION_AFTER_ALL_IN"
+    ALL_IN_MARKER = "ALL_IN_MARKER"  # "and is all-in" missing or wrong
+    OVER_STACK = "OVER_STACK"  # a player put in more chips than they had
+    UNKNOWN_PLAYER = "UNKNOWN_PLAYER"
+    ANTE = "ANTE"
+    POT_TOTAL = "POT_TOTAL"
+    AWARD_MISMATCH = "AWARD_MISMATCH"
+    LOW_NOT_QUALIFIED = "LOW_NOT_QUALIFIED"
+    NO_LOW_LINE = "NO_LOW_LINE"  # "No low hand qualified" printed wrongly or missing
+    ODD_CHIP = "ODD_CHIP"
+    RAKE = "RAKE"
+    STACK_CONTINUITY = "STACK_CONTINUITY"
+    CARD_DUPLICATE = "CARD_DUPLICATE"
+    CARD_INCONSISTENT = "CARD_INCONSISTENT"
+    COMMUNITY_CARD = "COMMUNITY_CARD"
+    MISSING_DEAL = "MISSING_DEAL"
+    UNCALLED_BET = "UNCALLED_BET"
+    SUMMARY_MISMATCH = "SUMMARY_MISMATCH"
+    MISSING_ACTION = "MISSING_ACTION"
+    ACTION_AFTER_END = "ACTION_AFTER_END"  # betting after the hand or street was over
+    UNCHECKABLE_SHOWDOWN = "UNCHECKABLE_SHOWDOWN"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One finding. `expected`/`reported` are plain values (ints in minor units or text)."""
+
+    code: Code
+    severity: Severity
+    hand_id: str
+    street: Street | None
+    line: int
+    expected: str | int | None
+    reported: str | int | None
+    message: str
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is not Severity.INFO
+
+
+def money(amount: int, unit: Unit) -> str:
+    """Render minor units as a person reads them: $0.37 for cash, 150 for chips."""
+    if unit is Unit.CHIP:
+        return str(amount)
+    sign = "-" if amount < 0 else ""
+    a = abs(amount)
+    return f"{sign}${a // 100}.{a % 100:02d}"
