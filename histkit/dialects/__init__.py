@@ -1,0 +1,33 @@
+"""Site dialects: a registry from name to `Dialect` (one shared instance per name)."""
+
+from __future__ import annotations
+
+from histkit.dialects.base import Dialect, ParseIssue
+from histkit.dialects.pokerstars import PokerStars
+
+__all__ = ["Dialect", "ParseIssue", "PokerStars", "get_dialect", "register", "DIALECTS"]
+
+DIALECTS: dict[str, type[Dialect]] = {"pokerstars": PokerStars}
+_INSTANCES: dict[str, Dialect] = {}
+
+
+def register(cls: type[Dialect]) -> type[Dialect]:
+    """Add a site dialect (usable as a class decorator)."""
+    DIALECTS[cls.name] = cls
+    _INSTANCES.pop(cls.name, None)
+    return cls
+
+
+def get_dialect(dialect: str | Dialect = "pokerstars") -> Dialect:
+    """The dialect named `dialect` (its parser is built once and shared)."""
+    if isinstance(dialect, Dialect):
+        return dialect
+    inst = _INSTANCES.get(dialect)
+    if inst is None:
+        try:
+            cls = DIALECTS[dialect]
+        except KeyError:
+            known = ", ".join(sorted(DIALECTS))
+            raise ValueError(f"unknown dialect {dialect!r} (known: {known})") from None
+        inst = _INSTANCES[dialect] = cls()
+    return inst

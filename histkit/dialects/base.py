@@ -1,0 +1,967 @@
+"""The base dialect: everything a site shares, so a new site is a grammar plus a short class.
+
+The base `Dialect` owns decoding bytes, splitting a file into hand blocks (each with its first
+line number), loading the site's Lark grammar from package resources and caching the parser,
+and turning the parsed lines into an immutable `Hand`. A site subclass only fills in tables
+(game names, currency symbols, time zones, labels for error messages) and names its grammar;
+site behaviour lives in those tables, never in `if site == ...` code (sqlglot's dialects are
+the model).
+
+How a hand is parsed (DESIGN.md "Performance"): the grammar has ONE terminal per line kind,
+each a regex with named groups for the line's fields; LALR rules fix only the order of the
+sections. Lark runs LALR with the contextual lexer and a transformer passed to the
+constructor, so no tree is built: the transformer hands back the hand's line tokens in order,
+and `HandBuilder` reads each token's fields with that terminal's own compiled regex. We parse
+per hand (a `parse()` call costs ~15 us, far less than a hand) and use lark-cython when it is
+importable (`histkit[fast]`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from histkit.cards import Card, parse_card
+from histkit.model import (
+    Action,
+    ActionKind,
+    BettingCapped,
+    Collect,
+    Deal,
+    DoubleBetAllowed,
+    Event,
+    Game,
+    Hand,
+    Muck,
+    NoLowHand,
+    NoteKind,
+    PotKind,
+    Seat,
+    SeatOutcome,
+    SeatResult,
+    Show,
+    SourceRef,
+    Street,
+    StreetStart,
+    Summary,
+    TableNote,
+    UncalledBet,
+    Unit,
+)
+
+__all__ = [
+    "Dialect",
+    "HandBlock",
+    "HandError",
+    "ParseIssue",
+    "UnreadableFile",
+    "decode_bytes",
+    "load_grammar",
+]
+
+
+# ------------------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True, slots=True)
+class ParseIssue:
+    """One skipped or rejected hand (or an unreadable file / text that is not a hand).
+
+    `kind` is "skipped" for a hand of another game (hold'em in a mixed rotation) and
+    "rejected" for a stud hand that cannot be parsed or a bad file; `reason` is a sentence a
+    person understands; `game` is the game as written for skipped hands."""
+
+    source_file: str
+    line: int | None
+    column: int | None
+    hand_id: str | None
+    kind: str
+    reason: str
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandBlock:
+    """The lines of one hand (no line breaks) and the 1-based file line of the first one."""
+
+    start_line: int
+    lines: list[str]
+
+    @property
+    def end_line(self) -> int:
+        return self.start_line + len(self.lines) - 1
+
+    @property
+    def text(self) -> str:
+        """The block as the grammar wants it: LF line ends, a final LF."""
+        return "\n".join(self.lines) + "\n"
+
+
+class HandError(ValueError):
+    """A line the grammar accepted but whose content is wrong (unknown player, bad amount)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+class UnreadableFile(ValueError):
+    """The bytes are not text in any encoding we accept (binary, NUL bytes)."""
+
+
+# ----------------------------------------------------------------------------- decoding
+
+_BOMS_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+# C0 control bytes that never occur in a text hand history (tab, LF, VT, FF, CR excluded)
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def decode_bytes(data: bytes, *, fallback: str = "cp1252") -> str:
+    """Bytes -> text with LF line ends: UTF-8 (BOM or not), UTF-16 with a BOM, else the
+    site's legacy fallback (cp1252). Binary data raises `UnreadableFile`; we never guess."""
+    if data.startswith(_BOMS_UTF16):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise UnreadableFile(f"invalid UTF-16 text (byte {e.start})") from None
+    else:
+        bad = _BINARY_BYTES.search(data)
+        if bad is not None:
+            raise UnreadableFile(
+                f"binary data, not a text hand history (control byte 0x{data[bad.start()]:02x} "
+                f"at offset {bad.start()})"
+            )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode(fallback)
+            except UnicodeDecodeError as e:
+                raise UnreadableFile(
+                    f"neither UTF-8 nor {fallback} text (byte 0x{data[e.start]:02x} "
+                    f"at offset {e.start})"
+                ) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.removeprefix("\ufeff")
+
+
+# ------------------------------------------------------------------------ grammar loading
+
+
+def load_grammar(filename: str) -> str:
+    """The grammar text: from the installed package (the wheel ships `histkit/grammars`),
+    else from the source checkout's top-level `grammars/` folder."""
+    from importlib import resources
+
+    try:
+        res = resources.files("histkit") / "grammars" / filename
+        if res.is_file():
+            return res.read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        pass
+    repo = Path(__file__).resolve().parents[2] / "grammars" / filename
+    if repo.is_file():
+        return repo.read_text(encoding="utf-8")
+    raise FileNotFoundError(f"grammar {filename!r} is neither in histkit/grammars nor in {repo}")
+
+
+def _cache_dir() -> Path | None:
+    """A private per-user directory for Lark's parser cache, or None when there is none we
+    can trust. Lark's cache is a pickle, so it must never live where others can write."""
+    if os.environ.get("HISTKIT_NO_CACHE"):
+        return None
+    base = os.environ.get("HISTKIT_CACHE_DIR")
+    if base:
+        root = Path(base)
+    elif sys.platform == "win32":
+        root = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "histkit"
+    elif sys.platform == "darwin":
+        root = Path.home() / "Library" / "Caches" / "histkit"
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "histkit"
+    try:
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name == "posix":
+            st = root.stat()
+            if st.st_uid != os.getuid() or st.st_mode & 0o022:
+                return None
+        if not os.access(root, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return root
+
+
+class _Tokens(lark.Transformer):
+    """Hands the parsed line tokens back in order: the grammar only checks their order."""
+
+    def start(self, children: list[Any]) -> list[Any]:
+        return children
+
+
+_GROUP_TAG = re.compile(r"\(\?P<[A-Za-z0-9]+_")
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    parser: lark.Lark
+    line_regex: dict[str, re.Pattern[str]]  # terminal -> its own regex, fields untagged
+    header: re.Pattern[str]
+    cython: bool
+
+
+_COMPILED: dict[tuple[str, bool], _Compiled] = {}
+_COMPILE_LOCK = threading.Lock()
+
+
+def _want_cython() -> bool:
+    if os.environ.get("HISTKIT_NO_CYTHON"):
+        return False
+    try:
+        import lark_cython  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _compile(grammar_file: str, header_terminal: str, cython: bool) -> _Compiled:
+    key = (grammar_file, cython)
+    hit = _COMPILED.get(key)
+    if hit is not None:
+        return hit
+    with _COMPILE_LOCK:
+        hit = _COMPILED.get(key)
+        if hit is not None:
+            return hit
+        text = load_grammar(grammar_file)
+        opts: dict[str, Any] = {
+            "parser": "lalr",
+            "lexer": "contextual",
+            "transformer": _Tokens(),
+        }
+        if cython:
+            import lark_cython
+
+            opts["_plugins"] = lark_cython.plugins
+        cache = _cache_dir()
+        if cache is not None:
+            digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+            flavour = "cython" if cython else "py"
+            name = f"{Path(grammar_file).stem}-{digest}-lark{lark.__version__}-{flavour}.cache"
+            opts["cache"] = str(cache / name)
+        parser = lark.Lark(text, **opts)
+        line_regex = {}
+        for t in parser.terminals:
+            pattern = _GROUP_TAG.sub("(?P<", t.pattern.to_regexp())
+            line_regex[t.name] = re.compile(pattern)
+        compiled = _Compiled(parser, line_regex, line_regex[header_terminal], cython)
+        _COMPILED[key] = compiled
+        return compiled
+
+
+# ------------------------------------------------------------------------------ dialect
+
+# What each shared terminal is, in words, for "expected ..." messages.
+TERMINAL_LABELS: dict[str, str] = {
+    "HEADER": "a hand header ('PokerStars Hand #...')",
+    "TABLE": "the table line (\"Table '...' 8-max\")",
+    "SEAT": "a seat line ('Seat N: P (X in chips)')",
+    "ANTE": "an ante ('P: posts the ante X')",
+    "STREET_3": "'*** 3rd STREET ***'",
+    "STREET_4": "'*** 4th STREET ***'",
+    "STREET_5": "'*** 5th STREET ***'",
+    "STREET_6": "'*** 6th STREET ***'",
+    "STREET_7": "'*** RIVER ***'",
+    "SHOW_DOWN": "'*** SHOW DOWN ***'",
+    "SUMMARY": "'*** SUMMARY ***'",
+    "DEALT": "a deal ('Dealt to P [..]')",
+    "BRING_IN": "a bring-in ('P: brings in for X')",
+    "BET": "a bet ('P: bets X')",
+    "CALL": "a call ('P: calls X')",
+    "RAISE": "a raise ('P: raises X to Y')",
+    "CHECK": "a check ('P: checks')",
+    "FOLD": "a fold ('P: folds')",
+    "BETTING_CAPPED": "'Betting is capped'",
+    "DOUBLE_BET": "'Pair on board - a double bet is allowed'",
+    "UNCALLED": "'Uncalled bet (X) returned to P'",
+    "COLLECT": "a collect ('P collected X from pot')",
+    "SHOW": "a show ('P: shows [..]')",
+    "MUCK": "'P: mucks hand'",
+    "NO_SHOW": '"P: doesn\'t show hand"',
+    "NO_LOW": "'No low hand qualified'",
+    "CHAT": "a chat line ('P said, \"...\"')",
+    "JOIN": "'P joins the table at seat #N'",
+    "LEAVE": "'P leaves the table'",
+    "SIT_OUT": "'P is sitting out'",
+    "RETURNED": "'P has returned'",
+    "CONNECTED": "'P is connected'",
+    "DISCONNECTED": "'P is disconnected'",
+    "TIMED_OUT": "'P has timed out'",
+    "REMOVED": "'P was removed from the table ...'",
+    "FINISHED": "'P finished the tournament ...'",
+    "WINS_TOURNAMENT": "'P wins the tournament ...'",
+    "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
+    "BOARD": "'Board [..]'",
+    "RESULT_FOLDED": "a summary seat line ('Seat N: P folded on the ...')",
+    "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won/lost ...')",
+    "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked [..]')",
+    "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected (X)')",
+    "$END": "the end of the hand",
+}
+
+
+class Dialect:
+    """A site's hand-history dialect. Subclasses set the class tables and `grammar_file`."""
+
+    name: ClassVar[str] = ""
+    site: ClassVar[str] = ""
+    grammar_file: ClassVar[str] = ""
+    header_terminal: ClassVar[str] = "HEADER"
+    # a line starting with one of these may begin a new hand (checked with the header regex)
+    hand_start: ClassVar[tuple[str, ...]] = ()
+    # game name as written, upper-cased -> Game; any other game is skipped
+    games: ClassVar[Mapping[str, Game]] = {}
+    # currency symbol -> ISO code (a symbol in the stakes means the unit is CENT)
+    currency_symbols: ClassVar[Mapping[str, str]] = {}
+    # zone abbreviation in headers -> IANA zone
+    time_zones: ClassVar[Mapping[str, str]] = {}
+    # the zone preferred when a header gives two times ("CET [... ET]")
+    reference_zone: ClassVar[str] = ""
+    fallback_encoding: ClassVar[str] = "cp1252"
+    terminal_labels: ClassVar[Mapping[str, str]] = TERMINAL_LABELS
+
+    def __init__(self, *, cython: bool | None = None) -> None:
+        self._cython = _want_cython() if cython is None else cython
+        self._compiled_cache: _Compiled | None = None
+
+    # -- resources -------------------------------------------------------------------
+
+    @property
+    def compiled(self) -> _Compiled:
+        c = self._compiled_cache
+        if c is None:
+            c = self._compiled_cache = _compile(
+                self.grammar_file, self.header_terminal, self._cython
+            )
+        return c
+
+    @property
+    def uses_cython(self) -> bool:
+        return self.compiled.cython
+
+    def decode(self, data: bytes) -> str:
+        return decode_bytes(data, fallback=self.fallback_encoding)
+
+    # -- splitting -------------------------------------------------------------------
+
+    def blocks(self, text: str) -> Iterator[HandBlock]:
+        """Split text into hand blocks: a blank line ends a block, and a header line
+        starts a new one even without a blank line before it (concatenated files)."""
+        header = self.compiled.header
+        starts = self.hand_start
+        cur: list[str] = []
+        start = 0
+        for no, line in enumerate(text.split("\n"), 1):
+            if not line or line.isspace():
+                if cur:
+                    yield HandBlock(start, cur)
+                    cur = []
+                continue
+            if line[0] == "\ufeff":  # a BOM left inside concatenated files
+                line = line.lstrip("\ufeff")
+            if cur and line.startswith(starts) and header.match(line + "\n"):
+                yield HandBlock(start, cur)
+                cur = []
+            if not cur:
+                start = no
+            cur.append(line)
+        if cur:
+            yield HandBlock(start, cur)
+
+    # -- parsing ---------------------------------------------------------------------
+
+    def parse(self, text: str, source: str) -> Iterator[Hand | ParseIssue]:
+        """Every hand or issue of one file's text, in order. Runs of text that are not
+        hands are reported once per run; an empty text is reported as such."""
+        junk: list[HandBlock] = []
+        seen = False
+        for block in self.blocks(text):
+            seen = True
+            result = self.parse_block(block, source)
+            if result is None:
+                junk.append(block)
+                continue
+            if junk:
+                yield self._junk_issue(junk, source)
+                junk = []
+            yield result
+        if junk:
+            yield self._junk_issue(junk, source)
+        if not seen:
+            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+
+    def _junk_issue(self, junk: list[HandBlock], source: str) -> ParseIssue:
+        first, last = junk[0], junk[-1]
+        n = sum(len(b.lines) for b in junk)
+        lines = (
+            f"line {first.start_line}" if n == 1 else f"lines {first.start_line}-{last.end_line}"
+        )
+        return ParseIssue(
+            source,
+            first.start_line,
+            1,
+            None,
+            "rejected",
+            f"text that is not part of any hand ({lines}), starting {_clip(first.lines[0])}",
+        )
+
+    def parse_block(self, block: HandBlock, source: str) -> Hand | ParseIssue | None:
+        """One block -> a Hand, a skipped/rejected issue, or None when the block does not
+        even start like a hand (the caller reports such text once per run)."""
+        first = block.lines[0]
+        m = self.compiled.header.match(first + "\n")
+        if m is None:
+            if first.startswith(self.hand_start):
+                return ParseIssue(
+                    source,
+                    block.start_line,
+                    1,
+                    _guess_hand_id(first),
+                    "rejected",
+                    f"hand header not understood: {_clip(first)}",
+                )
+            return None
+        hand_id = m["id"]
+        game_text = (m["mgame"] or m["game"] or "").strip()
+        if game_text.upper() not in self.games:
+            return ParseIssue(
+                source,
+                block.start_line,
+                None,
+                hand_id,
+                "skipped",
+                f"not a stud-family game: {game_text}",
+                game=game_text,
+            )
+        try:
+            tokens: Any = self.compiled.parser.parse(block.text)
+        except UnexpectedInput as e:
+            return self._grammar_issue(e, block, source, hand_id)
+        try:
+            return HandBuilder(self, block, source).build(tokens)
+        except HandError as e:
+            return ParseIssue(source, e.line, None, hand_id, "rejected", e.message)
+
+    def _labels(self, names: Any) -> str:
+        labels = self.terminal_labels
+        order = {name: i for i, name in enumerate(labels)}
+        known = sorted((n for n in names if n in labels), key=order.__getitem__)
+        words = [labels[n] for n in known] + sorted(n for n in names if n not in labels)
+        if len(words) > 8:
+            words = words[:8] + [f"... ({len(words) - 8} more)"]
+        return "; ".join(words)
+
+    def _grammar_issue(
+        self, e: UnexpectedInput, block: HandBlock, source: str, hand_id: str
+    ) -> ParseIssue:
+        if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+            return ParseIssue(
+                source,
+                block.end_line,
+                None,
+                hand_id,
+                "rejected",
+                f"hand ends early (truncated?) after {_clip(block.lines[-1])}; "
+                f"expected {self._labels(e.expected)}",
+            )
+        rel = e.line if isinstance(e.line, int) and e.line > 0 else 1
+        text = block.lines[rel - 1] if rel <= len(block.lines) else ""
+        if isinstance(e, UnexpectedToken):
+            what = self.terminal_labels.get(e.token.type, e.token.type)
+            reason = f"{what} is out of place: {_clip(text)}; expected {self._labels(e.expected)}"
+        elif isinstance(e, UnexpectedCharacters):
+            reason = f"line not understood: {_clip(text)}; expected {self._labels(e.allowed)}"
+        else:  # pragma: no cover - lark raises only the two above for LALR
+            reason = f"{type(e).__name__}: {_clip(text)}"
+        column = e.column if isinstance(e.column, int) and e.column > 0 else None
+        return ParseIssue(source, block.start_line + rel - 1, column, hand_id, "rejected", reason)
+
+
+def _clip(text: str, width: int = 100) -> str:
+    text = text.rstrip()
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
+
+
+_HAND_NO = re.compile(r"#(\d+)")
+
+
+def _guess_hand_id(line: str) -> str | None:
+    m = _HAND_NO.search(line)
+    return m.group(1) if m else None
+
+
+# ------------------------------------------------------------------------ hand building
+
+_STREET_OF_TERMINAL = {
+    "STREET_3": Street.THIRD,
+    "STREET_4": Street.FOURTH,
+    "STREET_5": Street.FIFTH,
+    "STREET_6": Street.SIXTH,
+    "STREET_7": Street.SEVENTH,
+}
+_STREET_WORDS = {
+    "3rd street": Street.THIRD,
+    "4th street": Street.FOURTH,
+    "5th street": Street.FIFTH,
+    "6th street": Street.SIXTH,
+    "7th street": Street.SEVENTH,
+    "river": Street.SEVENTH,
+}
+_ACTION_OF_TERMINAL = {
+    "ANTE": ActionKind.ANTE,
+    "BRING_IN": ActionKind.BRING_IN,
+    "BET": ActionKind.BET,
+    "CALL": ActionKind.CALL,
+}
+_NOTE_OF_TERMINAL = {
+    "JOIN": NoteKind.JOIN,
+    "LEAVE": NoteKind.LEAVE,
+    "SIT_OUT": NoteKind.SIT_OUT,
+    "RETURNED": NoteKind.RETURN,
+    "CONNECTED": NoteKind.CONNECT,
+    "DISCONNECTED": NoteKind.DISCONNECT,
+    "TIMED_OUT": NoteKind.TIMED_OUT,
+    "REMOVED": NoteKind.REMOVED,
+    "FINISHED": NoteKind.FINISHED,
+    "WINS_TOURNAMENT": NoteKind.FINISHED,
+}
+_POTS = {"pot": PotKind.POT, "main pot": PotKind.MAIN}
+_UP3 = (False, False, True)
+_UP_TRUE = (True,)
+_UP_FALSE = (False,)
+_ZONES: dict[str, ZoneInfo] = {}
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    z = _ZONES.get(name)
+    if z is None:
+        try:
+            z = _ZONES[name] = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            return None
+    return z
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(parse_card(t) for t in text.split())
+
+
+class HandBuilder:
+    """Reads one parsed hand's line tokens into a `Hand`. Validates what the grammar cannot:
+    amounts in the hand's unit, players against the seat list, deal shapes per street."""
+
+    def __init__(self, dialect: Dialect, block: HandBlock, source: str) -> None:
+        self.d = dialect
+        self.regex = dialect.compiled.line_regex
+        self.offset = block.start_line - 1
+        self.block = block
+        self.source = source
+        self.street = Street.THIRD
+        self.events: list[Event] = []
+        self.seats: list[Seat] = []
+        self.players: dict[str, Seat] = {}
+        self.hero: str | None = None
+        self.header: dict[str, Any] = {}
+        self.unit = Unit.CHIP
+        self.symbols: tuple[str, ...] = ()
+        self.results: list[SeatResult] = []
+        self.pot: dict[str, Any] | None = None
+        self.board: tuple[Card, ...] = ()
+        self.summary_line = 0
+        self._money: dict[str, int] = {}
+
+    # -- driver ----------------------------------------------------------------------
+
+    def build(self, tokens: list[Any]) -> Hand:
+        regex = self.regex
+        handlers = _HANDLERS
+        offset = self.offset
+        for tok in tokens:
+            typ = tok.type
+            line = offset + tok.line
+            m = regex[typ].match(tok.value)
+            if m is None:  # pragma: no cover - the lexer matched this very regex
+                raise HandError(f"internal: {typ} does not re-match {_clip(tok.value)}", line)
+            handlers[typ](self, m, line)
+        return self._hand()
+
+    def _hand(self) -> Hand:
+        h = self.header
+        summary = None
+        if self.pot is not None:
+            summary = Summary(
+                total_pot=self.pot["total"],
+                rake=self.pot["rake"],
+                main_pot=self.pot["main"],
+                side_pots=self.pot["sides"],
+                board=self.board,
+                seats=tuple(self.results),
+                line=self.summary_line,
+            )
+        return Hand(
+            site=self.d.site,
+            hand_id=h["hand_id"],
+            game=h["game"],
+            small_bet=h["small_bet"],
+            big_bet=h["big_bet"],
+            unit=self.unit,
+            currency=h["currency"],
+            started_at=h["started_at"],
+            table=h["table"],
+            max_seats=h["max_seats"],
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            summary=summary,
+            source=SourceRef(self.source, self.block.start_line),
+            tournament_id=h["tournament_id"],
+            level=h["level"],
+            buy_in=h["buy_in"],
+            mix=h["mix"],
+            local_time=h["local_time"],
+            hero=self.hero,
+        )
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def money(self, text: str, line: int) -> int:
+        """An amount as written -> integer minor units of this hand. A currency symbol
+        must be present exactly when the hand is in money (never guessed)."""
+        cached = self._money.get(text)
+        if cached is not None:
+            return cached
+        has_symbol = text.startswith(self.symbols) if self.symbols else False
+        digits = text[1:] if has_symbol else text
+        if has_symbol != (self.unit is Unit.CENT):
+            kind = "a currency amount" if has_symbol else "a chip amount"
+            raise HandError(f"{kind} {text!r} in a hand counted in {self.unit.value}s", line)
+        digits = digits.replace(",", "")
+        whole, dot, frac = digits.partition(".")
+        if self.unit is Unit.CENT:
+            if len(frac) > 2 or (dot and not frac):
+                raise HandError(f"amount {text!r} has more than cents", line)
+            value = int(whole) * 100 + (int(frac.ljust(2, "0")) if frac else 0)
+        else:
+            if dot and frac.strip("0"):
+                raise HandError(f"chip amount {text!r} is not a whole number", line)
+            value = int(whole)
+        self._money[text] = value
+        return value
+
+    def seated(self, name: str, line: int) -> str:
+        if name not in self.players:
+            raise HandError(f"player {name!r} is not seated at this table", line)
+        return name
+
+    # -- header ------------------------------------------------------------------------
+
+    def on_header(self, m: re.Match[str], line: int) -> None:
+        d = self.d
+        game_text = (m["mgame"] or m["game"]).strip()
+        sb = m["msb"] or m["sb"] or m["lsb"]
+        bb = m["mbb"] or m["bb"] or m["lbb"]
+        if sb is None or bb is None:
+            raise HandError("the header states no stakes (small bet/big bet)", line)
+        self.symbols = tuple(d.currency_symbols)
+        self.unit = Unit.CENT if sb.startswith(self.symbols) else Unit.CHIP
+        currency = m["mcur"] or m["cur"] if self.unit is Unit.CENT else None
+        self.header = {
+            "hand_id": m["id"],
+            "game": d.games[game_text.upper()],
+            "small_bet": self.money(sb, line),
+            "big_bet": self.money(bb, line),
+            "currency": currency,
+            "started_at": self._started_at(m),
+            "local_time": m["date"],
+            "tournament_id": m["tid"],
+            "level": m["level"],
+            "buy_in": m["buyin"],
+            "mix": m["mix"].strip() if m["mix"] else None,
+        }
+
+    def _started_at(self, m: re.Match[str]) -> datetime | None:
+        """The start in UTC from the reference-zone time when the header has one (ET),
+        else from the only time given; None when the zone is not in the site's table."""
+        zones = self.d.time_zones
+        first = (m["d1"], m["t1"], (m["z0"] or m["z1"]).upper())
+        times = [first]
+        if m["d2"]:
+            second = (m["d2"], m["t2"], m["z2"].upper())
+            times = [second, first] if second[2] == self.d.reference_zone else [first, second]
+        for date, clock, abbr in times:
+            iana = zones.get(abbr)
+            zone = _zone(iana) if iana else None
+            if zone is None:
+                continue
+            y, mo, dd = date.split("/")
+            hh, mi, ss = clock.split(":")
+            local = datetime(int(y), int(mo), int(dd), int(hh), int(mi), int(ss), tzinfo=zone)
+            return local.astimezone(UTC)
+        return None
+
+    def on_table(self, m: re.Match[str], line: int) -> None:
+        self.header["table"] = m["name"]
+        self.header["max_seats"] = int(m["max"]) if m["max"] else None
+
+    def on_seat(self, m: re.Match[str], line: int) -> None:
+        no, player = int(m["seat"]), m["player"]
+        if player in self.players or any(s.seat == no for s in self.seats):
+            raise HandError(f"seat {no} ({player!r}) is listed twice", line)
+        seat = Seat(no, player, self.money(m["amount"], line), m["out"] is not None, line)
+        self.seats.append(seat)
+        self.players[player] = seat
+
+    # -- play --------------------------------------------------------------------------
+
+    def on_street(self, m: re.Match[str], line: int, street: Street) -> None:
+        self.street = street
+        card = m.groupdict().get("card")
+        self.events.append(StreetStart(street, parse_card(card) if card else None, line))
+
+    def on_deal(self, m: re.Match[str], line: int) -> None:
+        player, cards, new = m["player"], m["cards"], m["new"]
+        if player not in self.players and new is not None:
+            # a name that ends in something card-like: "X [Ah]" -> try the longer name
+            longer = f"{player} [{cards}]"
+            if longer in self.players:
+                player, cards, new = longer, new, None
+        self.seated(player, line)
+        street = self.street
+        shown = _cards(cards)
+        if street is Street.THIRD:
+            if new is not None:
+                raise HandError("a 3rd-street deal shows earlier cards ('[..] [..]')", line)
+            if len(shown) == 1:
+                deal = Deal(street, player, (None, None, shown[0]), _UP3, (), line)
+            elif len(shown) == 3:
+                deal = Deal(street, player, shown, _UP3, (), line)
+                if self.hero is None:
+                    self.hero = player
+                elif self.hero != player:
+                    raise HandError(
+                        f"two players' hole cards are shown ({self.hero!r} and {player!r})", line
+                    )
+            else:
+                raise HandError(f"a 3rd-street deal of {len(shown)} cards", line)
+        else:
+            if new is None:
+                raise HandError(f"a {street.name.lower()}-street deal without a new card", line)
+            fresh = _cards(new)
+            if len(fresh) != 1:
+                raise HandError(f"a deal of {len(fresh)} new cards on one street", line)
+            up = _UP_FALSE if street is Street.SEVENTH else _UP_TRUE
+            deal = Deal(street, player, fresh, up, shown, line)
+        self.events.append(deal)
+
+    def on_action(self, m: re.Match[str], line: int, kind: ActionKind) -> None:
+        player = self.seated(m["player"], line)
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                kind,
+                self.money(m["amount"], line),
+                None,
+                m["allin"] is not None,
+                line,
+            )
+        )
+
+    def on_raise(self, m: re.Match[str], line: int) -> None:
+        player = self.seated(m["player"], line)
+        amount, to = self.money(m["amount"], line), self.money(m["to"], line)
+        self.events.append(
+            Action(self.street, player, ActionKind.RAISE, amount, to, m["allin"] is not None, line)
+        )
+
+    def on_check(self, m: re.Match[str], line: int) -> None:
+        player = self.seated(m["player"], line)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, 0, None, False, line))
+
+    def on_fold(self, m: re.Match[str], line: int) -> None:
+        player = self.seated(m["player"], line)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, 0, None, False, line))
+
+    def on_capped(self, m: re.Match[str], line: int) -> None:
+        self.events.append(BettingCapped(self.street, line))
+
+    def on_double_bet(self, m: re.Match[str], line: int) -> None:
+        self.events.append(DoubleBetAllowed(self.street, line))
+
+    def on_uncalled(self, m: re.Match[str], line: int) -> None:
+        player = self.seated(m["player"], line)
+        self.events.append(UncalledBet(player, self.money(m["amount"], line), self.street, line))
+
+    def on_collect(self, m: re.Match[str], line: int) -> None:
+        player = self.seated(m["player"], line)
+        pot_text = m["pot"]
+        pot = _POTS.get(pot_text)
+        index = 0
+        if pot is None:  # side pot, side pot-N ("side pot" alone is the only side pot: 1)
+            pot = PotKind.SIDE
+            index = int(m["index"]) if m["index"] else 1
+        self.events.append(Collect(player, self.money(m["amount"], line), pot, index, line))
+
+    def on_show(self, m: re.Match[str], line: int) -> None:
+        player = self.seated(m["player"], line)
+        self.events.append(Show(player, _cards(m["cards"]), m["description"], line))
+
+    def on_muck(self, m: re.Match[str], line: int) -> None:
+        self.events.append(Muck(self.seated(m["player"], line), False, line))
+
+    def on_no_show(self, m: re.Match[str], line: int) -> None:
+        self.events.append(Muck(self.seated(m["player"], line), True, line))
+
+    def on_no_low(self, m: re.Match[str], line: int) -> None:
+        self.events.append(NoLowHand(line))
+
+    def on_chat(self, m: re.Match[str], line: int) -> None:
+        self.events.append(TableNote(NoteKind.CHAT, m["player"], m["text"], line))
+
+    def on_note(self, m: re.Match[str], line: int, kind: NoteKind) -> None:
+        # the line as written (players who join need not be seated)
+        text = m.string.rstrip()
+        self.events.append(TableNote(kind, m["player"], text, line))
+
+    def on_ignore(self, m: re.Match[str], line: int) -> None:
+        """Section markers the model does not keep (`*** SHOW DOWN ***`)."""
+
+    # -- summary -----------------------------------------------------------------------
+
+    def on_summary(self, m: re.Match[str], line: int) -> None:
+        self.summary_line = line
+
+    def on_total_pot(self, m: re.Match[str], line: int) -> None:
+        main: int | None = None
+        sides: list[int] = []
+        words = m["pots"].split()
+        # pairs of "<Main|Side> pot[-N] <amount>." from the grammar-checked group
+        for i in range(0, len(words), 3):
+            which, amount = words[i], words[i + 2].removesuffix(".")
+            if which.lower() == "main":
+                main = self.money(amount, line)
+            else:
+                sides.append(self.money(amount, line))
+        self.pot = {
+            "total": self.money(m["total"], line),
+            "rake": self.money(m["rake"], line),
+            "main": main,
+            "sides": tuple(sides),
+        }
+
+    def on_board(self, m: re.Match[str], line: int) -> None:
+        self.board = _cards(m["cards"])
+
+    def _result_seat(self, m: re.Match[str], line: int) -> tuple[int, str]:
+        no, player = int(m["seat"]), m["player"]
+        seat = self.players.get(player)
+        if seat is None or seat.seat != no:
+            raise HandError(f"summary names {player!r} at seat {no}, not the seat list's", line)
+        return no, player
+
+    def on_result_folded(self, m: re.Match[str], line: int) -> None:
+        no, player = self._result_seat(m, line)
+        street = _STREET_WORDS[m["street"].lower()]
+        self.results.append(
+            SeatResult(
+                no,
+                player,
+                SeatOutcome.FOLDED,
+                folded_street=street,
+                didnt_bet=m["didnt"] is not None,
+                line=line,
+            )
+        )
+
+    def on_result_showed(self, m: re.Match[str], line: int) -> None:
+        no, player = self._result_seat(m, line)
+        won = self.money(m["won"], line) if m["won"] else 0
+        self.results.append(
+            SeatResult(
+                no,
+                player,
+                SeatOutcome.SHOWED,
+                won=won,
+                cards=_cards(m["cards"]),
+                description=m["description"],
+                line=line,
+            )
+        )
+
+    def on_result_mucked(self, m: re.Match[str], line: int) -> None:
+        no, player = self._result_seat(m, line)
+        self.results.append(
+            SeatResult(no, player, SeatOutcome.MUCKED, cards=_cards(m["cards"]), line=line)
+        )
+
+    def on_result_collected(self, m: re.Match[str], line: int) -> None:
+        no, player = self._result_seat(m, line)
+        won = self.money(m["won"], line)
+        self.results.append(SeatResult(no, player, SeatOutcome.COLLECTED, won=won, line=line))
+
+
+def _street_handler(street: Street) -> Callable[[HandBuilder, re.Match[str], int], None]:
+    return lambda b, m, line: b.on_street(m, line, street)
+
+
+def _action_handler(kind: ActionKind) -> Callable[[HandBuilder, re.Match[str], int], None]:
+    return lambda b, m, line: b.on_action(m, line, kind)
+
+
+def _note_handler(kind: NoteKind) -> Callable[[HandBuilder, re.Match[str], int], None]:
+    return lambda b, m, line: b.on_note(m, line, kind)
+
+
+# terminal name -> how its line becomes part of the Hand (the shared line vocabulary)
+_HANDLERS: dict[str, Callable[[HandBuilder, re.Match[str], int], None]] = {
+    "HEADER": HandBuilder.on_header,
+    "TABLE": HandBuilder.on_table,
+    "SEAT": HandBuilder.on_seat,
+    "DEALT": HandBuilder.on_deal,
+    "RAISE": HandBuilder.on_raise,
+    "CHECK": HandBuilder.on_check,
+    "FOLD": HandBuilder.on_fold,
+    "BETTING_CAPPED": HandBuilder.on_capped,
+    "DOUBLE_BET": HandBuilder.on_double_bet,
+    "UNCALLED": HandBuilder.on_uncalled,
+    "COLLECT": HandBuilder.on_collect,
+    "SHOW": HandBuilder.on_show,
+    "MUCK": HandBuilder.on_muck,
+    "NO_SHOW": HandBuilder.on_no_show,
+    "NO_LOW": HandBuilder.on_no_low,
+    "CHAT": HandBuilder.on_chat,
+    "SHOW_DOWN": HandBuilder.on_ignore,
+    "SUMMARY": HandBuilder.on_summary,
+    "TOTAL_POT": HandBuilder.on_total_pot,
+    "BOARD": HandBuilder.on_board,
+    "RESULT_FOLDED": HandBuilder.on_result_folded,
+    "RESULT_SHOWED": HandBuilder.on_result_showed,
+    "RESULT_MUCKED": HandBuilder.on_result_mucked,
+    "RESULT_COLLECTED": HandBuilder.on_result_collected,
+}
+_HANDLERS.update({t: _street_handler(s) for t, s in _STREET_OF_TERMINAL.items()})
+_HANDLERS.update({t: _action_handler(k) for t, k in _ACTION_OF_TERMINAL.items()})
+_HANDLERS.update({t: _note_handler(k) for t, k in _NOTE_OF_TERMINAL.items()})
