@@ -1,0 +1,699 @@
+"""Player statistics for stud, computed from the histkit tables with pandas group-bys.
+
+Two layers, so every figure can be traced back to the hands it came from:
+
+- `seat_facts(tables)`: one row per hand and player dealt in, with the counters and flags
+  of that hand (VPIP, steal spot, went to 5th, aggressive actions on 6th, showdown, net,
+  rake share, starting-hand category, hi/lo outcome ...). Nothing is summarised yet.
+- `player_stats(tables)`: those rows summed per player (and per game/stakes/table with
+  `by=`), with each percentage as numerator / denominator of the summed counters.
+
+The definitions are in docs/stats.md (one table); this module must agree with it.
+Money stays integer minor units (`hands.unit`); only ratios (VPIP, bb/100) are floats.
+Figures are never summed across currencies or units: `money` is always part of the
+group key (and `require_single_money` refuses a mix where one figure is wanted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "STREETS",
+    "HILO_OUTCOMES",
+    "CATEGORIES",
+    "Filters",
+    "MixedMoneyError",
+    "MissingTableError",
+    "frames",
+    "filter_hands",
+    "seat_facts",
+    "player_stats",
+    "category_results",
+    "street_stats",
+    "hilo_breakdown",
+    "require_single_money",
+    "format_money",
+    "stakes_label",
+]
+
+STREETS: tuple[int, ...] = (3, 4, 5, 6, 7)
+AGGRESSIVE = ("bet", "raise", "complete")
+VOLUNTARY = ("call", "bet", "raise", "complete")
+HILO_OUTCOMES: tuple[str, ...] = ("scooped", "high only", "low only", "split or quartered")
+
+#: Starting-hand categories per game, best first (the order plots use).
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "stud": (
+        "rolled-up trips",
+        "buried pair",
+        "split pair",
+        "three to a straight flush",
+        "three to a flush",
+        "three to a straight",
+        "other",
+    ),
+    "stud_hilo": (
+        "rolled-up trips",
+        "buried pair",
+        "split pair",
+        "three low (8 or lower)",
+        "three to a flush",
+        "three to a straight",
+        "other",
+    ),
+    "razz": (
+        "three to a 5",
+        "three to a 6",
+        "three to a 7",
+        "three to an 8",
+        "three to a 9 or higher",
+        "paired",
+        "rolled-up trips",
+    ),
+}
+
+_RANKS = {c: i + 2 for i, c in enumerate("23456789TJQKA")}
+_KEY = ["hand_id", "player"]
+_TABLES = ("hands", "seats", "actions", "cards", "awards", "violations")
+_SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "C$", "AUD": "A$"}
+
+
+class MixedMoneyError(ValueError):
+    """Raised when one figure would add amounts of different currencies or units."""
+
+
+class MissingTableError(LookupError):
+    """Raised when a statistic needs a table (e.g. `awards`) the input does not have."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which hands and players to count. `None` means no restriction.
+
+    `stakes` matches the label `stakes_label` makes ("$0.04/$0.08 USD", "200/400") or
+    the same without currency symbols and code ("0.04/0.08"). Dates are inclusive;
+    naive datetimes are taken as UTC.
+    """
+
+    player: str | None = None
+    game: str | None = None
+    stakes: str | None = None
+    table: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+def frames(tables: Any) -> dict[str, pd.DataFrame]:
+    """The tables as DataFrames, from `Tables`, a mapping of Arrow tables or DataFrames.
+
+    Tables the input lacks (e.g. `awards` before an audit) are simply absent."""
+    out: dict[str, pd.DataFrame] = {}
+    for name in _TABLES:
+        if isinstance(tables, Mapping):
+            t = tables.get(name)
+        else:
+            t = getattr(tables, name, None)
+        if t is None:
+            continue
+        out[name] = t if isinstance(t, pd.DataFrame) else t.to_pandas()
+    missing = [n for n in ("hands", "seats", "actions", "cards") if n not in out]
+    if missing:
+        raise MissingTableError("statistics need the tables " + ", ".join(missing))
+    return out
+
+
+def format_money(amount: int, unit: str, currency: str | None) -> str:
+    """'$0.04', '-$1.20', '400' (chips): a minor-unit amount for people."""
+    if unit != "cent":
+        return f"{int(amount):,}"
+    symbol = _SYMBOLS.get(currency or "", "")
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(int(amount)), 100)
+    text = f"{sign}{symbol}{whole:,}.{cents:02d}"
+    return text if symbol else f"{text} {currency or ''}".strip()
+
+
+def stakes_label(small: int, big: int, unit: str, currency: str | None) -> str:
+    """'$0.04/$0.08 USD' for cash, '200/400' for chips."""
+    label = f"{format_money(small, unit, currency)}/{format_money(big, unit, currency)}"
+    return (
+        f"{label} {currency}" if unit == "cent" and currency and _SYMBOLS.get(currency) else label
+    )
+
+
+def _money_label(unit: pd.Series, currency: pd.Series) -> pd.Series:
+    return pd.Series(
+        np.where(unit.eq("cent"), currency.fillna("?").astype(str), "chips"), index=unit.index
+    )
+
+
+def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
+    h = hands.copy()
+    h["money"] = _money_label(h["unit"], h["currency"])
+    combos = h[["small_bet", "big_bet", "unit", "currency"]].drop_duplicates()
+    combos["stakes"] = [
+        stakes_label(int(s), int(b), u, c)
+        for s, b, u, c in combos.itertuples(index=False, name=None)
+    ]
+    h = h.merge(combos, on=["small_bet", "big_bet", "unit", "currency"], how="left")
+    h["rake"] = h["rake"].fillna(0).astype("int64")
+    return h
+
+
+def _utc(d: datetime) -> pd.Timestamp:
+    ts = pd.Timestamp(d)
+    return ts.tz_localize(UTC) if ts.tzinfo is None else ts.tz_convert(UTC)
+
+
+def filter_hands(hands: pd.DataFrame, f: Filters) -> pd.DataFrame:
+    """The labelled `hands` rows the filters keep (player is applied later: it needs
+    the whole table to judge the spots, e.g. who was still to act)."""
+    h = _with_labels(hands)
+    keep = pd.Series(True, index=h.index)
+    if f.game:
+        keep &= h["game"].eq(f.game)
+    if f.stakes:
+        plain = h["stakes"].str.replace(r"[^0-9./]", "", regex=True)
+        keep &= h["stakes"].eq(f.stakes) | plain.eq(f.stakes)
+    if f.table:
+        keep &= h["table"].eq(f.table)
+    if f.since is not None:
+        keep &= h["started_at"].ge(_utc(f.since))
+    if f.until is not None:
+        keep &= h["started_at"].le(_utc(f.until))
+    return h[keep].reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------- per-hand facts
+
+
+def _mark(facts: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
+    """True where (hand_id, player) of `facts` occurs in `rows`."""
+    if rows.empty:
+        return np.zeros(len(facts), dtype=bool)
+    idx = pd.MultiIndex.from_frame(rows[_KEY])
+    return np.asarray(pd.MultiIndex.from_frame(facts[_KEY]).isin(idx))
+
+
+def _count(facts: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
+    """Number of `rows` per (hand_id, player) of `facts`."""
+    if rows.empty:
+        return np.zeros(len(facts), dtype="int64")
+    n = rows.groupby(_KEY).size().rename("n")
+    return (
+        facts[_KEY]
+        .merge(n, left_on=_KEY, right_index=True, how="left")["n"]
+        .fillna(0)
+        .to_numpy(dtype="int64")
+    )
+
+
+def _betting(actions: pd.DataFrame) -> pd.DataFrame:
+    """Non-ante actions in order with the state each one faced on its street."""
+    a = actions[actions["kind"].ne("ante")].sort_values(["hand_id", "seq"]).reset_index(drop=True)
+    a["aggr"] = a["kind"].isin(AGGRESSIVE)
+    a["is_call"] = a["kind"].eq("call")
+    g = a.groupby(["hand_id", "street"], sort=False)
+    a["n_aggr_before"] = g["aggr"].cumsum() - a["aggr"]
+    a["n_call_before"] = g["is_call"].cumsum() - a["is_call"]
+    return a
+
+
+def _door_cards(cards: pd.DataFrame) -> pd.DataFrame:
+    up3 = cards[(cards["street"] == 3) & cards["up"] & cards["player"].notna()]
+    d = up3.drop_duplicates(_KEY)[[*_KEY, "card"]].rename(columns={"card": "door"})
+    return d
+
+
+def _rank_hi(card: pd.Series) -> np.ndarray:
+    return card.str[0].map(_RANKS).to_numpy(dtype="float64")
+
+
+# Hi/lo door strength: ace, then the low cards from the deuce up, then the high cards
+# from the king down (a 2 threatens more than an 8, any low card more than a king).
+_HILO_STRENGTH = {
+    14: 13,
+    2: 12,
+    3: 11,
+    4: 10,
+    5: 9,
+    6: 8,
+    7: 7,
+    8: 6,
+    13: 5,
+    12: 4,
+    11: 3,
+    10: 2,
+    9: 1,
+}
+
+
+def _door_strength(game: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """A door card's threat for a steal, higher is stronger (docs/stats.md): stud by rank,
+    razz by low value (ace best), hi/lo by `_HILO_STRENGTH`; NaN stays NaN."""
+    hilo = pd.Series(rank).map(_HILO_STRENGTH).to_numpy(dtype="float64")
+    razz = 15.0 - np.where(rank == 14, 1, rank)
+    return np.where(game == "razz", razz, np.where(game == "stud_hilo", hilo, rank))
+
+
+def _third_street(facts: pd.DataFrame, a: pd.DataFrame, fr: dict[str, pd.DataFrame]) -> None:
+    """VPIP, completion, bring-in, steal, fold-to-steal, re-steal and 3-bet flags."""
+    a3 = a[a["street"] == 3]
+    facts["vpip"] = _mark(facts, a3[a3["kind"].isin(VOLUNTARY)])
+    facts["complete_raise"] = _mark(facts, a3[a3["aggr"]])
+    facts["bring_in"] = _mark(facts, a3[a3["kind"].eq("bring_in")])
+    facts["three_bet_opp"] = _mark(facts, a3[a3["n_aggr_before"].eq(1)])
+    facts["three_bet"] = _mark(facts, a3[a3["n_aggr_before"].eq(1) & a3["aggr"]])
+
+    # Positions clockwise from the first player to act on 3rd (the bring-in).
+    seats = facts[[*_KEY, "seat", "game", "allin_ante"]]
+    opener = a3.drop_duplicates("hand_id")[["hand_id", "player"]].rename(
+        columns={"player": "opener"}
+    )
+    pos = seats.merge(opener, on="hand_id").merge(
+        seats[["hand_id", "player", "seat"]].rename(
+            columns={"player": "opener", "seat": "opener_seat"}
+        ),
+        on=["hand_id", "opener"],
+    )
+    pos["pos"] = (pos["seat"] - pos["opener_seat"]) % 1000
+    pos = pos.merge(_door_cards(fr["cards"]), on=_KEY, how="left")
+    pos["door_rank"] = _door_strength(pos["game"].to_numpy(), _rank_hi(pos["door"].fillna("?")))
+
+    # First-in spots: nobody has called the bring-in or completed yet. A spot is a steal
+    # spot when the player's door beats every door still to act except the bring-in's.
+    spots = a3[a3["n_aggr_before"].eq(0) & a3["n_call_before"].eq(0) & a3["kind"].ne("bring_in")][
+        ["hand_id", "player", "seq", "aggr"]
+    ]
+    spots = spots.merge(pos[[*_KEY, "pos", "door_rank"]], on=_KEY)
+    others = pos[~pos["allin_ante"] & pos["pos"].gt(0)][["hand_id", "player", "pos", "door_rank"]]
+    others = others.rename(
+        columns={"player": "other", "pos": "other_pos", "door_rank": "other_rank"}
+    )
+    pairs = spots.merge(others, on="hand_id")
+    pairs = pairs[pairs["other_pos"].gt(pairs["pos"])]
+    # Unknown doors never count as beaten (NaN comparisons are False).
+    pairs = pairs.assign(unbeaten=~(pairs["door_rank"] > pairs["other_rank"]))
+    n_unbeaten = pairs.groupby(["hand_id", "seq"])["unbeaten"].sum().rename("n_unbeaten")
+    spots = spots.merge(n_unbeaten, left_on=["hand_id", "seq"], right_index=True, how="left")
+    ok = spots[spots["n_unbeaten"].fillna(0).eq(0) & spots["door_rank"].notna()]
+    facts["steal_opp"] = _mark(facts, ok)
+    steals = ok[ok["aggr"]][["hand_id", "player", "seq"]]
+    facts["steal"] = _mark(facts, steals)
+
+    # Responses to a steal: each player's first action after it, if nobody in between
+    # called or raised (the steal is still "alone").
+    after = a3.merge(steals.rename(columns={"player": "stealer", "seq": "steal_seq"}), on="hand_id")
+    after = after[after["seq"].gt(after["steal_seq"])].sort_values(["hand_id", "seq"])
+    after["in"] = after["kind"].isin(VOLUNTARY)
+    after["n_in_before"] = after.groupby("hand_id")["in"].cumsum() - after["in"]
+    first = after[after["player"].ne(after["stealer"])].drop_duplicates(_KEY)
+    alone = first[first["n_in_before"].eq(0)]
+    facts["resteal_opp"] = _mark(facts, alone)
+    facts["resteal"] = _mark(facts, alone[alone["aggr"]])
+    bi = alone.merge(a3[a3["kind"].eq("bring_in")][_KEY], on=_KEY)
+    facts["fold_to_steal_opp"] = _mark(facts, bi)
+    facts["fold_to_steal"] = _mark(facts, bi[bi["kind"].eq("fold")])
+
+
+def _later_streets(facts: pd.DataFrame, a: pd.DataFrame) -> None:
+    """Per street: action counts, fold to a bet, check-raise."""
+    counted = a[a["kind"].ne("bring_in")]
+    facing = a[a["n_aggr_before"].gt(0)].drop_duplicates(["hand_id", "street", "player"])
+    per = a.sort_values(["hand_id", "seq"]).groupby(["hand_id", "street", "player"], sort=False)
+    first_kind = per["kind"].transform("first")
+    n_acts = per["kind"].transform("size")
+    checked_first = a[first_kind.eq("check") & n_acts.gt(1)]
+    for s in STREETS:
+        on = counted[counted["street"] == s]
+        for name, kinds in (("aggr", AGGRESSIVE), ("calls", ("call",)), ("folds", ("fold",))):
+            facts[f"{name}_{s}"] = _count(facts, on[on["kind"].isin(kinds)])
+        f = facing[facing["street"] == s]
+        facts[f"fold_to_bet_opp_{s}"] = _mark(facts, f)
+        facts[f"fold_to_bet_{s}"] = _mark(facts, f[f["kind"].eq("fold")])
+        c = checked_first[checked_first["street"] == s]
+        facts[f"check_raise_opp_{s}"] = _mark(facts, c)
+        facts[f"check_raise_{s}"] = _mark(facts, c[c["aggr"]])
+
+
+def _rake_shares(facts: pd.DataFrame) -> np.ndarray:
+    """Each hand's rake shared by contribution, in whole minor units summing to the rake
+    (largest remainders first, ties to the larger contribution, then the lower seat)."""
+    c = facts["contributed"].to_numpy(dtype="int64")
+    rake = facts["rake"].to_numpy(dtype="int64")
+    total = facts.groupby("hand_id")["contributed"].transform("sum").to_numpy(dtype="int64")
+    safe = np.where(total > 0, total, 1)
+    base = rake * c // safe
+    rem = rake * c - base * safe
+    left = rake - pd.Series(base).groupby(facts["hand_id"].to_numpy()).transform("sum").to_numpy()
+    order = pd.DataFrame(
+        {"h": facts["hand_id"].to_numpy(), "rem": -rem, "c": -c, "s": facts["seat"]}
+    )
+    order = order.sort_values(["h", "rem", "c", "s"])
+    rank = np.empty(len(order), dtype="int64")
+    rank[order.index.to_numpy()] = order.groupby("h").cumcount().to_numpy()
+    return base + (rank < left).astype("int64")
+
+
+def _categories(facts: pd.DataFrame, cards: pd.DataFrame) -> pd.Series:
+    """The starting-hand category from the three 3rd-street cards, where all are known."""
+    c3 = cards[(cards["street"] == 3) & cards["player"].notna() & cards["known"]]
+    c3 = c3.assign(slot=c3.groupby([*_KEY, "up"]).cumcount())
+    c3 = c3[(c3["up"] & c3["slot"].eq(0)) | (~c3["up"] & c3["slot"].lt(2))]
+    wide = c3.pivot_table(index=_KEY, columns=["up", "slot"], values="card", aggfunc="first")
+    need = [(False, 0), (False, 1), (True, 0)]
+    if wide.empty or any(k not in wide.columns for k in need):
+        return pd.Series(None, index=facts.index, dtype="object")
+    wide = wide[need].dropna()
+    wide.columns = ["d1", "d2", "door"]
+    w = facts[[*_KEY, "game"]].merge(wide, left_on=_KEY, right_index=True, how="inner")
+    r = np.stack([_rank_hi(w[k]) for k in ("d1", "d2", "door")], axis=1).astype("int64")
+    s = np.stack([w[k].str[1].to_numpy() for k in ("d1", "d2", "door")], axis=1)
+    lo = np.where(r == 14, 1, r)
+    trips = (r[:, 0] == r[:, 1]) & (r[:, 1] == r[:, 2])
+    buried = (r[:, 0] == r[:, 1]) & ~trips
+    split = ((r[:, 2] == r[:, 0]) | (r[:, 2] == r[:, 1])) & ~trips
+    paired = trips | buried | split
+    flush = (s[:, 0] == s[:, 1]) & (s[:, 1] == s[:, 2])
+    span_hi = r.max(1) - r.min(1)
+    span_lo = lo.max(1) - lo.min(1)
+    straight = ~paired & ((span_hi <= 4) | (span_lo <= 4))
+    low3 = ~paired & (lo.max(1) <= 8)
+    game = w["game"].to_numpy()
+    high_cat = np.select(
+        [trips, buried, split, straight & flush, flush, straight],
+        [
+            "rolled-up trips",
+            "buried pair",
+            "split pair",
+            "three to a straight flush",
+            "three to a flush",
+            "three to a straight",
+        ],
+        "other",
+    )
+    hilo_cat = np.select(
+        [trips, buried, split, low3, flush, straight],
+        [
+            "rolled-up trips",
+            "buried pair",
+            "split pair",
+            "three low (8 or lower)",
+            "three to a flush",
+            "three to a straight",
+        ],
+        "other",
+    )
+    top = lo.max(1)
+    razz_cat = np.select(
+        [trips, paired, top <= 5, top == 6, top == 7, top == 8],
+        [
+            "rolled-up trips",
+            "paired",
+            "three to a 5",
+            "three to a 6",
+            "three to a 7",
+            "three to an 8",
+        ],
+        "three to a 9 or higher",
+    )
+    cat = np.where(game == "razz", razz_cat, np.where(game == "stud_hilo", hilo_cat, high_cat))
+    out = pd.Series(None, index=facts.index, dtype="object")
+    out.loc[w.index] = cat
+    return out
+
+
+def _hilo_outcomes(facts: pd.DataFrame, awards: pd.DataFrame | None) -> pd.Series:
+    """Scooped / high only / low only / split or quartered for each hi/lo showdown won,
+    from what the site paid (`awards.reported`). None elsewhere; all None without awards."""
+    out = pd.Series(None, index=facts.index, dtype="object")
+    if awards is None:
+        return out
+    paid = awards[awards["reported"].gt(0)]
+    paid = paid[paid["hand_id"].isin(facts["hand_id"])]
+    if paid.empty:
+        return out
+    n_pot = paid.groupby(["hand_id", "pot"])["player"].transform("nunique")
+    n_half = paid.groupby(["hand_id", "pot", "half"])["player"].transform("nunique")
+    p = paid.assign(
+        alone=n_pot.eq(1),
+        tied=n_half.gt(1),
+        high=paid["half"].isin(("high", "whole")),
+        low=paid["half"].eq("low"),
+    )
+    g = p.groupby(_KEY).agg(
+        alone=("alone", "all"), tied=("tied", "any"), high=("high", "any"), low=("low", "any")
+    )
+    kind = np.select(
+        [g["alone"], g["tied"], g["high"] & ~g["low"], g["low"] & ~g["high"]],
+        ["scooped", "split or quartered", "high only", "low only"],
+        "split or quartered",
+    )
+    kinds = pd.Series(kind, index=g.index, name="k")
+    m = facts[_KEY].merge(kinds, left_on=_KEY, right_index=True, how="left")["k"]
+    won = facts["game"].eq("stud_hilo") & facts["won_showdown"]
+    out[won.to_numpy()] = m[won.to_numpy()].fillna("unclassified").to_numpy()
+    return out
+
+
+def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
+    """One row per hand and player dealt in, with every per-hand flag and counter.
+
+    Columns: the hand's labels (game, money, stakes, table, started_at, big_bet), the
+    seat's money (contributed, collected, net, rake_paid) and the flags named in
+    docs/stats.md. `filters.player` keeps that player's rows, judged in full context."""
+    f = filters or Filters()
+    fr = frames(tables)
+    hands = filter_hands(fr["hands"], f)
+    ids = hands["hand_id"]
+    seats = fr["seats"]
+    seats = seats[seats["hand_id"].isin(ids) & seats["dealt_in"]]
+    acts = fr["actions"][fr["actions"]["hand_id"].isin(ids)]
+    cols = ["hand_id", "game", "money", "unit", "currency", "stakes", "table", "started_at"]
+    cols += ["small_bet", "big_bet", "rake", "is_tournament"]
+    facts = seats.merge(hands[cols], on="hand_id", how="inner")
+    facts = facts.sort_values(["started_at", "hand_id", "seat"], kind="stable").reset_index(
+        drop=True
+    )
+    for c in ("contributed", "collected", "net"):
+        facts[c] = facts[c].astype("int64")
+
+    ante_allin = acts[acts["kind"].eq("ante") & acts["all_in"]]
+    facts["allin_ante"] = _mark(facts, ante_allin)
+    a = _betting(acts)
+    _third_street(facts, a, fr)
+    _later_streets(facts, a)
+
+    last = facts["last_street"].fillna(3).astype("int64")
+    for s in (4, 5, 6, 7):
+        facts[f"saw_{s}"] = last.ge(s).to_numpy()
+    unfolded = facts["folded_street"].isna()
+    n_unfolded = unfolded.groupby(facts["hand_id"]).transform("sum")
+    facts["showdown"] = facts["showdown"].fillna(False).astype(bool) & unfolded & n_unfolded.ge(2)
+    facts["won"] = facts["collected"].gt(0)
+    facts["won_showdown"] = facts["showdown"] & facts["won"]
+    facts["won_saw_4"] = facts["won"] & facts["saw_4"]
+    facts["net_bb"] = facts["net"] / facts["big_bet"]
+    facts["rake_paid"] = _rake_shares(facts)
+    facts["category"] = _categories(facts, fr["cards"])
+    facts["hilo_outcome"] = _hilo_outcomes(facts, fr.get("awards"))
+    facts.attrs["has_awards"] = "awards" in fr
+    if f.player:
+        facts = facts[facts["player"].eq(f.player)].reset_index(drop=True)
+        facts.attrs["has_awards"] = "awards" in fr
+    return facts
+
+
+# ------------------------------------------------------------------------- summaries
+
+
+def _ratio(num: pd.Series, den: pd.Series) -> pd.Series:
+    num = num.astype("float64")
+    den = den.astype("float64")
+    return (num / den.where(den > 0)).astype("float64")
+
+
+_SUMS = [
+    "vpip",
+    "complete_raise",
+    "bring_in",
+    "steal_opp",
+    "steal",
+    "fold_to_steal_opp",
+    "fold_to_steal",
+    "resteal_opp",
+    "resteal",
+    "three_bet_opp",
+    "three_bet",
+    "saw_4",
+    "saw_5",
+    "saw_6",
+    "saw_7",
+    "showdown",
+    "won_showdown",
+    "won",
+    "won_saw_4",
+    "net",
+    "net_bb",
+    "rake_paid",
+    "contributed",
+    "collected",
+]
+for _s in STREETS:
+    _SUMS += [f"aggr_{_s}", f"calls_{_s}", f"folds_{_s}"]
+    _SUMS += [f"fold_to_bet_opp_{_s}", f"fold_to_bet_{_s}"]
+    _SUMS += [f"check_raise_opp_{_s}", f"check_raise_{_s}"]
+
+
+def _group_keys(by: str | Sequence[str] | None) -> list[str]:
+    extra = [by] if isinstance(by, str) else list(by or ())
+    bad = [b for b in extra if b not in ("game", "stakes", "table")]
+    if bad:
+        raise ValueError(f"cannot group by {', '.join(bad)}: choose game, stakes or table")
+    return ["player", "money", *extra]
+
+
+def player_stats(
+    tables: Any,
+    filters: Filters | None = None,
+    *,
+    by: str | Sequence[str] | None = None,
+    facts: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Per player (and `money`, plus `by` = game/stakes/table): counts, fractions, money.
+
+    Fractions are floats in [0, 1] (NaN when there was no opportunity); money columns
+    are int64 minor units of the row's `money`; `*_bb` and `bb_per_100` are in big bets."""
+    facts = seat_facts(tables, filters) if facts is None else facts
+    keys = _group_keys(by)
+    work = facts.assign(
+        sd_net=facts["net"].where(facts["showdown"], 0),
+        nsd_net=facts["net"].where(~facts["showdown"], 0),
+        hands=1,
+        hilo_won=facts["game"].eq("stud_hilo") & facts["won_showdown"],
+    )
+    for o in HILO_OUTCOMES:
+        work[f"hilo_{o}"] = work["hilo_outcome"].eq(o)
+    hilo_cols = [f"hilo_{o}" for o in HILO_OUTCOMES]
+    sums = ["hands", *_SUMS, "sd_net", "nsd_net", "hilo_won", *hilo_cols]
+    g = work.groupby(keys, sort=True, dropna=False)[sums].sum(numeric_only=False).reset_index()
+    out = g[keys].copy()
+    out["hands"] = g["hands"]
+    out["vpip"] = _ratio(g["vpip"], g["hands"])
+    out["complete_raise"] = _ratio(g["complete_raise"], g["hands"])
+    out["bring_in"] = _ratio(g["bring_in"], g["hands"])
+    out["steal_opps"] = g["steal_opp"]
+    out["steal"] = _ratio(g["steal"], g["steal_opp"])
+    out["fold_to_steal"] = _ratio(g["fold_to_steal"], g["fold_to_steal_opp"])
+    out["resteal"] = _ratio(g["resteal"], g["resteal_opp"])
+    out["three_bet"] = _ratio(g["three_bet"], g["three_bet_opp"])
+    for s in (4, 5, 6, 7):
+        out[f"went_{s}"] = _ratio(g[f"saw_{s}"], g["hands"])
+    for s in STREETS:
+        passive = g[f"calls_{s}"] + g[f"folds_{s}"]
+        out[f"afq_{s}"] = _ratio(g[f"aggr_{s}"], g[f"aggr_{s}"] + passive)
+        out[f"af_{s}"] = _ratio(g[f"aggr_{s}"], g[f"calls_{s}"])
+        out[f"fold_to_bet_{s}"] = _ratio(g[f"fold_to_bet_{s}"], g[f"fold_to_bet_opp_{s}"])
+        out[f"check_raise_{s}"] = _ratio(g[f"check_raise_{s}"], g[f"check_raise_opp_{s}"])
+    out["showdowns"] = g["showdown"]
+    out["showdowns_won"] = g["won_showdown"]
+    out["wtsd"] = _ratio(g["showdown"], g["saw_4"])
+    out["wsd"] = _ratio(g["won_showdown"], g["showdown"])
+    out["won_saw_4"] = _ratio(g["won_saw_4"], g["saw_4"])
+    out["net"] = g["net"].astype("int64")
+    out["net_bb"] = g["net_bb"].astype("float64")
+    out["bb_per_100"] = _ratio(100 * g["net_bb"], g["hands"])
+    out["rake"] = g["rake_paid"].astype("int64")
+    out["showdown_net"] = g["sd_net"].astype("int64")
+    out["non_showdown_net"] = g["nsd_net"].astype("int64")
+    has_awards = bool(facts.attrs.get("has_awards", False))
+    out["hilo_showdowns_won"] = g["hilo_won"]
+    for o, c in zip(HILO_OUTCOMES, hilo_cols, strict=True):
+        out[c.replace(" ", "_")] = g[c] if has_awards else pd.NA
+    out.attrs["has_awards"] = has_awards
+    return out
+
+
+def require_single_money(facts_or_stats: pd.DataFrame) -> str:
+    """The one `money` of the rows, or `MixedMoneyError` naming the mix."""
+    kinds = sorted(facts_or_stats["money"].dropna().unique().tolist())
+    if len(kinds) > 1:
+        raise MixedMoneyError(
+            "these hands mix currencies/units ("
+            + ", ".join(kinds)
+            + "); amounts of different units cannot be added: filter with --game/--stakes "
+            "or group with --by stakes"
+        )
+    return kinds[0] if kinds else ""
+
+
+def category_results(
+    tables: Any = None, filters: Filters | None = None, *, facts: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Results per starting-hand category (hands whose three 3rd-street cards are known):
+    hands, VPIP, hands won, net (minor units), net in big bets and big bets per hand."""
+    facts = seat_facts(tables, filters) if facts is None else facts
+    known = facts[facts["category"].notna()]
+    g = known.groupby(["player", "money", "game", "category"], sort=False)
+    out = g.agg(
+        hands=("hand_id", "size"),
+        vpip=("vpip", "mean"),
+        won=("won", "mean"),
+        net=("net", "sum"),
+        net_bb=("net_bb", "sum"),
+    ).reset_index()
+    out["bb_per_hand"] = out["net_bb"] / out["hands"]
+    order = {c: i for cats in CATEGORIES.values() for i, c in enumerate(cats)}
+    out["_o"] = out["category"].map(order)
+    return (
+        out.sort_values(["player", "money", "game", "_o"]).drop(columns="_o").reset_index(drop=True)
+    )
+
+
+def street_stats(
+    tables: Any = None, filters: Filters | None = None, *, facts: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Per player and street: aggression frequency and factor, fold to a bet, check-raise
+    and the share of hands that reached the street (long form, for plots)."""
+    facts = seat_facts(tables, filters) if facts is None else facts
+    st = player_stats(None, facts=facts)
+    rows = []
+    for s in STREETS:
+        part = st[["player", "money", "hands"]].copy()
+        part["street"] = s
+        part["reached"] = 1.0 if s == 3 else st[f"went_{s}"]
+        part["aggression_frequency"] = st[f"afq_{s}"]
+        part["aggression_factor"] = st[f"af_{s}"]
+        part["fold_to_bet"] = st[f"fold_to_bet_{s}"]
+        part["check_raise"] = st[f"check_raise_{s}"]
+        rows.append(part)
+    return pd.concat(rows, ignore_index=True)
+
+
+def hilo_breakdown(
+    tables: Any = None, filters: Filters | None = None, *, facts: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Counts of hi/lo showdowns won per outcome and player; `MissingTableError` without
+    an `awards` table (run the audit: `histkit.tables.audit_tables`)."""
+    facts = seat_facts(tables, filters) if facts is None else facts
+    if not facts.attrs.get("has_awards", False):
+        raise MissingTableError(
+            "hi/lo outcomes need the awards table (histkit.tables.audit_tables); "
+            "the input has only the parsed tables"
+        )
+    won = facts[facts["game"].eq("stud_hilo") & facts["won_showdown"]]
+    t = pd.crosstab(won["player"], won["hilo_outcome"])
+    for o in HILO_OUTCOMES:
+        if o not in t.columns:
+            t[o] = 0
+    return t[[*HILO_OUTCOMES, *[c for c in t.columns if c not in HILO_OUTCOMES]]]

@@ -1,0 +1,530 @@
+"""Player statistics: constructed edge cases, hand-counted real hands, identities.
+
+The constructed hands (tests/stud_builder.py) are small enough to count by eye; each
+test says what it counted. The real-hand tests read ../shared/hands in place.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from histkit.model import Unit
+from histkit.stats import (
+    CATEGORIES,
+    HILO_OUTCOMES,
+    Filters,
+    MissingTableError,
+    MixedMoneyError,
+    category_results,
+    hilo_breakdown,
+    player_stats,
+    require_single_money,
+    seat_facts,
+    street_stats,
+)
+from histkit.tables import tables_from
+
+from .conftest import POKERSTARS, needs_corpus
+from .stud_builder import build
+
+
+def _one(stats: pd.DataFrame, player: str) -> pd.Series:
+    rows = stats[stats["player"] == player]
+    assert len(rows) == 1, rows
+    return rows.iloc[0]
+
+
+def _facts(*hands):  # type: ignore[no-untyped-def]
+    return seat_facts(tables_from(hands))
+
+
+def _fact(facts: pd.DataFrame, hand_id: str, player: str) -> pd.Series:
+    row = facts[(facts["hand_id"] == hand_id) & (facts["player"] == player)]
+    assert len(row) == 1
+    return row.iloc[0]
+
+
+# ------------------------------------------------------------------ 3rd street, VPIP
+
+
+def test_bring_in_player_who_calls_a_completion_is_vpip() -> None:
+    # A brings in (2), B completes to 4, A calls 2 more: A put money in voluntarily.
+    h = build(
+        "vp1",
+        seats="A:1:100 B:2:100",
+        cards={"A": "?? ?? 2c", "B": "?? ?? Kd"},
+        streets={3: "A bring_in 2; B raise 2 4; A call 2", 4: "A check; B check"},
+        collects="B:10",
+    )
+    f = _facts(h)
+    a, b = _fact(f, "vp1", "A"), _fact(f, "vp1", "B")
+    assert a["vpip"] and a["bring_in"] and not a["complete_raise"]
+    assert b["vpip"] and b["complete_raise"] and not b["bring_in"]
+
+
+def test_bring_in_alone_is_not_vpip() -> None:
+    # Everyone folds to... the bring-in: A brings in, B and C fold, A wins without acting.
+    h = build(
+        "vp2",
+        seats="A:1:100 B:2:100 C:3:100",
+        cards={"A": "?? ?? 2c", "B": "?? ?? Kd", "C": "?? ?? 7h"},
+        streets={3: "A bring_in 2; B fold; C fold"},
+        uncalled=("A", 1),
+        collects="A:4",
+    )
+    st = player_stats(tables_from([h]))
+    assert _one(st, "A")["vpip"] == 0.0
+    assert _one(st, "A")["bring_in"] == 1.0
+    assert _one(st, "B")["vpip"] == 0.0
+
+
+def test_all_in_on_the_ante_is_dealt_in_but_not_vpip() -> None:
+    # H posts the ante all-in (1 chip), is dealt cards, never acts; A and B check it down
+    # after a bring-in call. H counts as a hand dealt, with VPIP 0 out of 1.
+    h = build(
+        "ai1",
+        seats="A:1:100 B:2:100 H:3:1",
+        cards={"A": "?? ?? 2c", "B": "?? ?? Kd", "H": "Ah 2h 3h"},
+        ante_allin=("H",),
+        streets={
+            3: "A bring_in 2; B call 2",
+            4: "B check; A check",
+            5: "B check; A check",
+            6: "B check; A check",
+            7: "B check; A check",
+        },
+        shows={
+            "A": "2c 3c 2c 4d 5d 6d 7d",
+            "H": "Ah 2h 3h 4h 5h 6h 7h",
+            "B": "Kd Ks Kd 2s 3s 4s 5s",
+        },
+        collects="H:3 B:4",
+        hero="H",
+    )
+    st = player_stats(tables_from([h]))
+    hh = _one(st, "H")
+    assert hh["hands"] == 1 and hh["vpip"] == 0.0
+    assert hh["showdowns"] == 1 and hh["wsd"] == 1.0
+
+
+def test_a_hand_that_ends_on_third_street_is_no_showdown() -> None:
+    # B completes, A folds; B shows his cards anyway: still no showdown (one player left).
+    h = build(
+        "sd0",
+        seats="A:1:100 B:2:100",
+        cards={"A": "?? ?? 2c", "B": "Ah Ad Kd"},
+        streets={3: "A bring_in 2; B raise 2 4; A fold"},
+        uncalled=("B", 2),
+        shows={"B": "Ah Ad Kd"},
+        collects="B:6",
+    )
+    f = _facts(h)
+    assert not f["showdown"].any()
+    st = player_stats(tables_from([h]))
+    assert _one(st, "B")["showdowns"] == 0
+    assert np.isnan(_one(st, "B")["wsd"])
+    assert _one(st, "B")["went_4"] == 0.0
+
+
+# ------------------------------------------------------------------------- steals
+
+
+@pytest.mark.parametrize(
+    ("game", "doors", "steal"),
+    [
+        # Seats in this order: A brings in, B folds, C completes, D folds, A folds.
+        # Stud: C (Kd) completes with only D (Qh) and the bring-in to act: steal.
+        ("stud", {"A": "2c", "B": "As", "C": "Kd", "D": "Qh"}, True),
+        # Stud: C (Qh) completes but D (Kd) is still to act with a higher door: no steal.
+        ("stud", {"A": "2c", "B": "9s", "C": "Qh", "D": "Kd"}, False),
+        # Stud: equal ranks do not beat each other.
+        ("stud", {"A": "2c", "B": "9s", "C": "Qh", "D": "Qd"}, False),
+        # Razz: the low door steals: C (3d) completes with D (Qh) still to act.
+        ("razz", {"A": "Kc", "B": "2s", "C": "3d", "D": "Qh"}, True),
+        # Razz: C (7d) with D (As) still to act: no steal.
+        ("razz", {"A": "Kc", "B": "Qh", "C": "7d", "D": "As"}, False),
+        # Hi/lo: a low door (5d) against a king still to act (the bring-in's 2c is
+        # not compared): steal.
+        ("stud_hilo", {"A": "2c", "B": "9s", "C": "5d", "D": "Kh"}, True),
+        # Hi/lo: 5d against a 3 still to act (a better low card): no steal.
+        ("stud_hilo", {"A": "2c", "B": "Qh", "C": "5d", "D": "3s"}, False),
+        # Hi/lo: a king against a 9 still to act: steal; a king against a 6: no steal.
+        ("stud_hilo", {"A": "2c", "B": "Qh", "C": "Kd", "D": "9s"}, True),
+        ("stud_hilo", {"A": "2c", "B": "Qh", "C": "Kd", "D": "6s"}, False),
+    ],
+)
+def test_steal_is_judged_by_the_door_cards_still_to_act(
+    game: str, doors: dict[str, str], steal: bool
+) -> None:
+    h = build(
+        "st1",
+        game=game,
+        seats="A:1:100 B:2:100 C:3:100 D:4:100",
+        cards={p: f"?? ?? {d}" for p, d in doors.items()},
+        streets={3: "A bring_in 2; B fold; C raise 2 4; D fold; A fold"},
+        uncalled=("C", 2),
+        collects="C:8",
+    )
+    f = _facts(h)
+    c = _fact(f, "st1", "C")
+    assert bool(c["steal"]) is steal and bool(c["steal_opp"]) is steal
+    # B was first in too, with C and D still to act.
+    assert not _fact(f, "st1", "B")["steal"]
+    # The bring-in folded to an unaccompanied completion: fold-to-steal only when the
+    # completion was a steal.
+    a = _fact(f, "st1", "A")
+    assert bool(a["fold_to_steal_opp"]) is steal and bool(a["fold_to_steal"]) is steal
+
+
+def test_last_player_before_the_bring_in_always_has_a_steal_spot() -> None:
+    # D is last to act before the bring-in: nobody else to beat, so folding is a missed
+    # steal (spot 1, steals 0).
+    h = build(
+        "st2",
+        seats="A:1:100 B:2:100 C:3:100 D:4:100",
+        cards={"A": "?? ?? 2c", "B": "?? ?? Ks", "C": "?? ?? Kd", "D": "?? ?? 3h"},
+        streets={3: "A bring_in 2; B fold; C fold; D fold"},
+        uncalled=("A", 1),
+        collects="A:5",
+    )
+    st = player_stats(tables_from([h]))
+    assert _one(st, "D")["steal_opps"] == 1 and _one(st, "D")["steal"] == 0.0
+    assert _one(st, "B")["steal_opps"] == 0  # C's king ties B's king
+
+
+def test_no_steal_after_a_call_and_re_steal_counted() -> None:
+    # Hand 1: B calls the bring-in, then C completes: not first in, so no steal spot.
+    # Hand 2: C (Ks) steals against D (5h) and bring-in A (2c); D folds, A re-raises:
+    # A had a re-steal chance and took it, D had one and folded; A also 3-bet.
+    doors = {"A": "?? ?? 2c", "B": "?? ?? 9s", "C": "?? ?? Ks", "D": "?? ?? 5h"}
+    h1 = build(
+        "rs1",
+        seats="A:1:100 B:2:100 C:3:100 D:4:100",
+        cards=doors,
+        streets={3: "A bring_in 2; B call 2; C raise 2 4; D fold; A fold; B fold"},
+        uncalled=("C", 2),
+        collects="C:10",
+    )
+    h2 = build(
+        "rs2",
+        seats="A:1:100 B:2:100 C:3:100 D:4:100",
+        cards=doors,
+        streets={3: "A bring_in 2; B fold; C raise 2 4; D fold; A raise 6 8; C fold"},
+        uncalled=("A", 4),
+        collects="A:12",
+    )
+    f = _facts(h1, h2)
+    assert not f[f["hand_id"] == "rs1"]["steal_opp"].any()
+    assert _fact(f, "rs2", "C")["steal"]
+    a, d = _fact(f, "rs2", "A"), _fact(f, "rs2", "D")
+    assert a["resteal_opp"] and a["resteal"] and a["three_bet_opp"] and a["three_bet"]
+    assert d["resteal_opp"] and not d["resteal"]
+    # A had only a re-steal chance, not a fold-to-steal one he declined: he re-raised.
+    assert a["fold_to_steal_opp"] and not a["fold_to_steal"]
+    st = player_stats(tables_from([h1, h2]))
+    assert _one(st, "A")["resteal"] == 1.0
+    assert _one(st, "D")["resteal"] == 0.0
+    assert _one(st, "C")["steal"] == 1.0  # 1 steal out of 1 spot (rs1 was no spot)
+    assert _one(st, "C")["steal_opps"] == 1
+
+
+# ----------------------------------------------------------------- later streets
+
+
+def _long_hand() -> object:
+    """A: brings in, calls; B completes. 4th: A checks, B bets, A raises (check-raise),
+    B calls. 5th: A bets, B folds."""
+    return build(
+        "ls1",
+        seats="A:1:100 B:2:100",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
+        streets={
+            3: "A bring_in 2; B raise 2 4; A call 2",
+            4: "A check; B bet 4; A raise 4 8; B call 4",
+            5: "A bet 8; B fold",
+        },
+        uncalled=("A", 8),
+        collects="A:26",
+    )
+
+
+def test_check_raise_fold_to_bet_and_aggression_per_street() -> None:
+    st = player_stats(tables_from([_long_hand()]))
+    a, b = _one(st, "A"), _one(st, "B")
+    # 4th: A checked then raised: 1 check-raise of 1 chance. B never checked.
+    assert a["check_raise_4"] == 1.0 and np.isnan(b["check_raise_4"])
+    # 5th: B faced A's bet and folded: fold to bet 1/1; 4th: B faced A's raise, called.
+    assert b["fold_to_bet_5"] == 1.0 and b["fold_to_bet_4"] == 0.0
+    # 3rd: A faced the completion and called (0/1); the bring-in is not counted.
+    assert a["fold_to_bet_3"] == 0.0 and a["afq_3"] == 0.0 and a["af_3"] == 0.0
+    # 4th: A 1 raise, 0 calls -> AFq 1, AF undefined; B 1 bet and 1 call -> AFq .5, AF 1.
+    assert a["afq_4"] == 1.0 and np.isnan(a["af_4"])
+    assert b["afq_4"] == 0.5 and b["af_4"] == 1.0
+    # Went to: both saw 4th and 5th, nobody saw 6th.
+    assert a["went_5"] == 1.0 and b["went_5"] == 1.0 and a["went_6"] == 0.0
+    # 3rd: B completed, A did not 3-bet (he called at level 1).
+    assert a["three_bet"] == 0.0 and b["complete_raise"] == 1.0
+
+
+def test_seventh_street_aggression_is_counted() -> None:
+    h = build(
+        "s7",
+        seats="A:1:100 B:2:100",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
+        streets={
+            3: "A bring_in 2; B call 2",
+            4: "B check; A check",
+            5: "B check; A check",
+            6: "B check; A check",
+            7: "B bet 8; A raise 8 16; B raise 8 24; A call 8",
+        },
+        shows={"A": "2c 2d 3c 4d 5d 6d 7d", "B": "Jd Js Jh 4s 5s 6s 7s"},
+        collects="B:54",
+    )
+    st = player_stats(tables_from([h]))
+    a, b = _one(st, "A"), _one(st, "B")
+    assert b["afq_7"] == 1.0 and a["afq_7"] == 0.5 and a["af_7"] == 1.0
+    assert a["went_7"] == 1.0 and a["showdowns"] == 1 and a["wtsd"] == 1.0
+    assert a["wsd"] == 0.0 and b["wsd"] == 1.0
+    assert b["showdown_net"] == 27 and b["non_showdown_net"] == 0
+
+
+# ------------------------------------------------------------------ money and rake
+
+
+def test_rake_shared_by_contribution_in_whole_units() -> None:
+    # Contributions A 7, B 7, C 3 (= 17); rake 5 -> exact shares 2.06, 2.06, 0.88:
+    # floors 2, 2, 0 leave 1 unit, which goes to C (largest remainder .88).
+    h = build(
+        "rk1",
+        seats="A:1:100 B:2:100 C:3:100",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd", "C": "?? ?? 8s"},
+        streets={3: "A bring_in 2; B call 2; C call 2", 4: "B bet 4; C fold; A call 4"},
+        collects="B:12",
+        rake=5,
+    )
+    f = _facts(h)
+    assert f.set_index("player")["rake_paid"].to_dict() == {"A": 2, "B": 2, "C": 1}
+    assert f["net"].sum() == -5
+
+
+def test_big_bets_and_bb_per_100() -> None:
+    st = player_stats(tables_from([_long_hand()]))
+    a = _one(st, "A")
+    # A put in 1 + 4 + 8 + 8 (bet 8 returned) = 13, collected 26: net 13 cents,
+    # 13 / 8 = 1.625 big bets in 1 hand = 162.5 bb/100.
+    assert a["net"] == 13 and a["net_bb"] == pytest.approx(1.625)
+    assert a["bb_per_100"] == pytest.approx(162.5)
+
+
+def test_mixed_money_is_grouped_and_refused_as_one_figure() -> None:
+    cash = _long_hand()
+    chips = build(
+        "tc1",
+        seats="A:1:1000 B:2:1000",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
+        streets={3: "A bring_in 20; B raise 20 40; A fold"},
+        uncalled=("B", 20),
+        collects="B:60",
+        ante=10,
+        small_bet=40,
+        big_bet=80,
+        unit=Unit.CHIP,
+        currency=None,
+    )
+    st = player_stats(tables_from([cash, chips]))
+    assert sorted(st[st["player"] == "A"]["money"]) == ["USD", "chips"]
+    a_usd = st[(st["player"] == "A") & (st["money"] == "USD")].iloc[0]
+    assert a_usd["net"] == 13 and a_usd["hands"] == 1
+    with pytest.raises(MixedMoneyError, match="USD, chips"):
+        require_single_money(st)
+
+
+# ----------------------------------------------------------------------- filters
+
+
+def test_filters_game_stakes_table_dates_player() -> None:
+    h1 = _long_hand()
+    h2 = build(
+        "f2",
+        game="razz",
+        seats="A:1:100 B:2:100",
+        cards={"A": "?? ?? Kc", "B": "?? ?? 3d"},
+        streets={3: "A bring_in 2; B raise 2 4; A fold"},
+        uncalled=("B", 2),
+        collects="B:6",
+        table="Other",
+        minute=90,
+        small_bet=10,
+        big_bet=20,
+    )
+    t = tables_from([h1, h2])
+    assert set(seat_facts(t, Filters(game="razz"))["hand_id"]) == {"f2"}
+    assert set(seat_facts(t, Filters(stakes="$0.10/$0.20 USD"))["hand_id"]) == {"f2"}
+    assert set(seat_facts(t, Filters(stakes="0.04/0.08"))["hand_id"]) == {"ls1"}
+    assert set(seat_facts(t, Filters(table="Other"))["hand_id"]) == {"f2"}
+    since = datetime(2026, 1, 1, 13, 0, tzinfo=UTC)
+    assert set(seat_facts(t, Filters(since=since))["hand_id"]) == {"f2"}
+    assert set(seat_facts(t, Filters(until=datetime(2026, 1, 1, 12, 30)))["hand_id"]) == {"ls1"}
+    only_b = player_stats(t, Filters(player="B"))
+    assert list(only_b["player"]) == ["B"] and only_b.iloc[0]["hands"] == 2
+    by_game = player_stats(t, by="game")
+    assert set(by_game[by_game["player"] == "B"]["game"]) == {"stud", "razz"}
+
+
+# -------------------------------------------------------------- starting hands
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "category"),
+    [
+        ("stud", "7c 7d 7h", "rolled-up trips"),
+        ("stud", "Qc Qd 4h", "buried pair"),
+        ("stud", "Qc 4d Qh", "split pair"),
+        ("stud", "9h Th Jh", "three to a straight flush"),
+        ("stud", "2h 9h Kh", "three to a flush"),
+        ("stud", "Ah 2d 3c", "three to a straight"),
+        ("stud", "Qs Kd Ac", "three to a straight"),
+        ("stud", "2c 9d Kh", "other"),
+        ("stud_hilo", "Ah 2h 3h", "three low (8 or lower)"),
+        ("stud_hilo", "8c 4d 6h", "three low (8 or lower)"),
+        ("stud_hilo", "Kh 9h 2h", "three to a flush"),
+        ("stud_hilo", "Ac 4d Ah", "split pair"),
+        ("stud_hilo", "9c Td Jh", "three to a straight"),
+        ("razz", "Ac 2d 5h", "three to a 5"),
+        ("razz", "Ac 6d 3h", "three to a 6"),
+        ("razz", "7c 2d 3h", "three to a 7"),
+        ("razz", "8c 2d 3h", "three to an 8"),
+        ("razz", "Kc 2d 3h", "three to a 9 or higher"),
+        ("razz", "Ac Ad 3h", "paired"),
+        ("razz", "4c 4d 4h", "rolled-up trips"),
+    ],
+)
+def test_starting_hand_categories(game: str, cards: str, category: str) -> None:
+    h = build(
+        "c1",
+        game=game,
+        seats="H:1:100 V:2:100",
+        cards={"H": cards, "V": "?? ?? 5s"},
+        streets={3: "V bring_in 2; H raise 2 4; V fold"},
+        uncalled=("H", 2),
+        collects="H:6",
+        hero="H",
+    )
+    f = _facts(h)
+    assert _fact(f, "c1", "H")["category"] == category
+    assert category in CATEGORIES[game]
+    assert pd.isna(_fact(f, "c1", "V")["category"])  # villain's down cards unknown
+
+
+def test_results_per_category() -> None:
+    # Hero wins 6 with a buried pair (net +4: 1 ante + 4 completion - uncalled 2 = 3... )
+    win = build(
+        "k1",
+        seats="H:1:100 V:2:100",
+        cards={"H": "Qc Qd 4h", "V": "?? ?? 5s"},
+        streets={3: "V bring_in 2; H raise 2 4; V fold"},
+        uncalled=("H", 2),
+        collects="H:6",
+        hero="H",
+    )
+    lose = build(
+        "k2",
+        seats="H:1:100 V:2:100",
+        minute=1,
+        cards={"H": "Kc Kd 4h", "V": "?? ?? 2s"},
+        streets={3: "V bring_in 2; H call 2; V check"},
+        collects="V:6",
+        hero="H",
+    )
+    cr = category_results(tables_from([win, lose]))
+    h = cr[(cr["player"] == "H") & (cr["category"] == "buried pair")].iloc[0]
+    # k1: H put in 1 + 4 - 2 = 3, took 6 -> +3; k2: H put in 1 + 2 = 3 -> -3.
+    assert h["hands"] == 2 and h["net"] == 0 and h["won"] == 0.5 and h["vpip"] == 1.0
+
+
+# ------------------------------------------------------------------------ hi/lo
+
+
+def _hilo_hands() -> list:
+    """Three hi/lo showdowns between A, B and C (pot 30 each, no rake)."""
+    three = {"A": "?? ?? 3c", "B": "?? ?? 4d", "C": "?? ?? 5h"}
+    streets = {
+        3: "A bring_in 2; B call 2; C call 2; A call 0",
+        4: "A check; B check; C check",
+        5: "A check; B bet 8; C call 8; A call 8",
+        6: "A check; B check; C check",
+        7: "A check; B check; C check",
+    }
+    show = {p: "2c 3c 4c 5c 6c 7c 8c" for p in three}
+    out = []
+    for hid, coll in (("hl1", "A:33"), ("hl2", "A:17 B:16"), ("hl3", "A:17 B:8 C:8")):
+        out.append(
+            build(
+                hid,
+                game="stud_hilo",
+                seats="A:1:100 B:2:100 C:3:100",
+                cards=three,
+                streets=streets,
+                shows=show,
+                collects=coll,
+            )
+        )
+    return out
+
+
+def _awards(rows: list[tuple[str, int, str, str, int]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"hand_id": h, "pot": p, "half": half, "player": pl, "expected": amt, "reported": amt}
+            for h, p, half, pl, amt in rows
+        ]
+    )
+
+
+def test_hilo_outcomes_from_the_awards_table() -> None:
+    t = tables_from(_hilo_hands())
+    awards = _awards(
+        [
+            # hl1: A wins both halves alone: scooped.
+            ("hl1", 0, "high", "A", 17),
+            ("hl1", 0, "low", "A", 16),
+            # hl2: A high, B low.
+            ("hl2", 0, "high", "A", 17),
+            ("hl2", 0, "low", "B", 16),
+            # hl3: A high, B and C tie for low (quartered).
+            ("hl3", 0, "high", "A", 17),
+            ("hl3", 0, "low", "B", 8),
+            ("hl3", 0, "low", "C", 8),
+        ]
+    )
+    frames = {n: tb for n, tb in t.items()} | {"awards": awards}
+    st = player_stats(frames)
+    a, b, c = _one(st, "A"), _one(st, "B"), _one(st, "C")
+    assert (a["hilo_scooped"], a["hilo_high_only"]) == (1, 2)
+    assert (b["hilo_low_only"], b["hilo_split_or_quartered"]) == (1, 1)
+    assert c["hilo_split_or_quartered"] == 1
+    for r in (a, b, c):
+        outcomes = sum(r[f"hilo_{o.replace(' ', '_')}"] for o in HILO_OUTCOMES)
+        assert outcomes == r["hilo_showdowns_won"] == r["showdowns_won"]
+    bd = hilo_breakdown(frames)
+    assert bd.loc["A", "high only"] == 2 and bd.loc["C", "split or quartered"] == 1
+
+
+def test_hilo_outcomes_without_awards_degrade_clearly() -> None:
+    t = tables_from(_hilo_hands())
+    st = player_stats(t)
+    assert st["hilo_scooped"].isna().all()
+    with pytest.raises(MissingTableError, match="awards"):
+        hilo_breakdown(t)
+
+
+def test_street_stats_long_form() -> None:
+    ss = street_stats(tables_from([_long_hand()]))
+    a4 = ss[(ss["player"] == "A") & (ss["street"] == 4)].iloc[0]
+    assert a4["check_raise"] == 1.0 and a4["reached"] == 1.0
+    assert set(ss["street"]) == {3, 4, 5, 6, 7}
