@@ -189,17 +189,22 @@ def test_builder_counts_hands() -> None:
 def test_corpus_tables_identities() -> None:
     from histkit.reader import iter_hands
 
-    t = tables_from(iter_hands([POKERSTARS]))
-    hands = t.hands.to_pandas()
-    seats = t.seats.to_pandas()
-    assert len(hands) == 86
-    assert hands["hand_id"].is_unique
-    per_hand = seats.groupby("hand_id")[["collected", "net"]].sum()
-    joined = hands.set_index("hand_id").join(per_hand)
-    assert (joined["collected"] + joined["rake"] == joined["total_pot"]).all()
-    assert (joined["net"] == -joined["rake"]).all()
-    assert (seats["ending_stack"] >= 0).all()
-    assert set(hands["game"]) == {"stud", "stud_hilo", "razz"}
-    assert hands["started_at"].notna().all()
-    errors = t.errors.to_pandas()
-    assert set(errors["kind"]) == {"skipped"} and len(errors) == 84
+    n_hands = n_skipped = 0
+    # Per file: the same real hand appears in two files of the corpus (an fpdb card test
+    # copied from a session file), so hand ids are unique only within a file.
+    for path in sorted(POKERSTARS.rglob("*.txt")):
+        t = tables_from(iter_hands([path]))
+        hands = t.hands.to_pandas()
+        seats = t.seats.to_pandas()
+        assert hands["hand_id"].is_unique, path
+        per_hand = seats.groupby("hand_id")[["collected", "net"]].sum()
+        joined = hands.set_index("hand_id").join(per_hand)
+        assert (joined["collected"] + joined["rake"] == joined["total_pot"]).all(), path
+        assert (joined["net"] == -joined["rake"]).all(), path
+        assert (seats["ending_stack"] >= 0).all(), path
+        assert hands["started_at"].notna().all(), path
+        errors = t.errors.to_pandas()
+        assert set(errors["kind"]) <= {"skipped"}, errors
+        n_hands += len(hands)
+        n_skipped += len(errors)
+    assert (n_hands, n_skipped) == (86, 84)
