@@ -122,6 +122,7 @@ class HandState:
         self._antes: dict[str, int] = {}
         self.dealt_in: list[str] = []  # players in the hand, seat order
         self.folded: set[str] = set()
+        self.fold_street: dict[str, Street] = {}
         self.all_in: set[str] = set()
         self.cards: dict[str, list[Card | None]] = {}
         self.community: Card | None = None
@@ -573,17 +574,8 @@ class HandState:
             return
         self._dealt_this_street.add(p)
         mine = self.cards[p]
-        # PokerStars repeats earlier cards: they must be the ones dealt before
-        for i, c in enumerate(d.before):
-            if i < len(mine) and mine[i] is not None and mine[i] != c:
-                self._v(
-                    Code.CARD_INCONSISTENT,
-                    f"{p}'s earlier card {i + 1} was {mine[i]}, now shown as {c}.",
-                    expected=str(mine[i]),
-                    reported=str(c),
-                )
-            elif i < len(mine) and mine[i] is None:
-                self._record_card(p, i, c)
+        # PokerStars repeats earlier cards: all of them (own hand) or the up cards only
+        self._check_before(p, mine, d.before)
         slots = 3 if d.street == Street.THIRD else 1
         new = list(d.cards)
         ups = list(d.up)
@@ -615,6 +607,32 @@ class HandState:
             if c is not None:
                 self._record_card(p, slot, c)
 
+    def _check_before(self, p: str, mine: list[Card | None], before: Sequence[Card]) -> None:
+        if not before:
+            return
+        if len(before) == len(mine):
+            slots = list(range(len(mine)))
+        else:
+            slots = [i for i in range(len(mine)) if i < 7 and self.spec.up_pattern[i]]
+            if len(before) != len(slots):
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p}'s earlier cards are shown as [{' '.join(map(str, before))}], which "
+                    f"does not match the {len(mine)} cards dealt before.",
+                    reported=" ".join(map(str, before)),
+                )
+                return
+        for i, c in zip(slots, before, strict=True):
+            if mine[i] is None:
+                self._record_card(p, i, c)
+            elif mine[i] != c:
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p}'s earlier card {i + 1} was {mine[i]}, now shown as {c}.",
+                    expected=str(mine[i]),
+                    reported=str(c),
+                )
+
     def _record_card(self, p: str | None, slot: int, c: Card) -> None:
         """Place a known card in a player's slot (or the community), checking duplicates."""
         if p is not None:
@@ -630,7 +648,6 @@ class HandState:
                     reported=str(c),
                 )
                 return
-            mine[slot] = c
         owner = self._card_owner.get(c)
         if owner is not None and owner != (p, slot):
             who = owner[0] or "the board"
@@ -641,6 +658,8 @@ class HandState:
             )
             return
         self._card_owner[c] = (p, slot)
+        if p is not None:
+            self.cards[p][slot] = c
 
     def _known_cards(self, p: str) -> list[Card]:
         return [c for c in self.cards.get(p, []) if c is not None]
@@ -766,18 +785,14 @@ class HandState:
         return self._next_clockwise(first, can)
 
     def _best_board(self) -> str | None:
-        from histkit import evaluate as ev
-
         pool = self.active if self.profile.first_act_skips_all_in else self.live
         if not pool:
             return None
         boards = {p: self.up_cards(p) for p in pool}
         if any(not b for b in boards.values()):
             return None
-        if self.spec.board_best_high:
-            values = {p: ev.board_high_value(b) for p, b in boards.items()}
-        else:
-            values = {p: ev.board_low_value(b) for p, b in boards.items()}
+        high = self.spec.board_best_high
+        values = {p: showdown.board_rank(b, best_high=high) for p, b in boards.items()}
         best = max(values.values())
         tied = [p for p in pool if values[p] == best]
         if len(tied) == 1 or self.profile.first_act_tie is FirstActTie.LOWEST_SEAT:
@@ -841,6 +856,7 @@ class HandState:
         elif kind is ActionKind.FOLD:
             self._bring_in_forced(a)
             self.folded.add(p)
+            self.fold_street[p] = self.street or Street.THIRD
             self._acted.add(p)
         elif kind is ActionKind.CHECK:
             self._bring_in_forced(a)
@@ -1145,6 +1161,14 @@ class HandState:
         self._uncalled_done = True
 
     # ----------------------------------------------------------------- settle
+    def finish(self) -> list[Violation]:
+        """The events are over: close the last betting round (missed actions, uncalled)."""
+        before = len(self.violations)
+        if self._phase == "antes":
+            self._finish_antes()
+        self._close_round()
+        return self.violations[before:]
+
     def hand_over(self) -> bool:
         return len(self.live) <= 1
 
