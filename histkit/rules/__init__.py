@@ -8,6 +8,8 @@ games as data (`STUD`, `STUD_HILO`, `RAZZ`, `STUD_HILO_NOQ`) and `Violation` rec
 from histkit.rules.games import RAZZ, STUD, STUD_HILO, STUD_HILO_NOQ, GameSpec, HighLow, spec_for
 from histkit.rules.pots import Award, Half, Pot, Settlement
 from histkit.rules.profile import CASINO, POKERSTARS, PROFILES, RuleProfile, load_profile
+from histkit.rules.continuity import check_continuity
+from histkit.rules.replay import Replay, replay
 from histkit.rules.state import HandState, Legal, Pending, PendingKind
 from histkit.rules.violations import Code, Severity, Violation, money
 
@@ -36,4 +38,7 @@ __all__ = [
     "Severity",
     "Violation",
     "money",
+    "check_continuity",
+    "replay",
+    "Replay",
 ]

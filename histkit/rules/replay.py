@@ -295,7 +295,7 @@ class _Audit:
                 for p in extra
                 if cards[p] is not None and showdown.low(self.spec, cards[p] or ()) is None
             ]
-            if not_qual and (not low_expected or pot.index in s.no_low or True):
+            if not_qual:
                 who = not_qual[0]
                 self.v(
                     Code.LOW_NOT_QUALIFIED,
@@ -338,6 +338,20 @@ class _Audit:
                 )
             return
         decided_lows = [a for a in s.awards if a.half is Half.LOW and a.winners is not None]
+        contested = [a for a in s.awards if a.winners is not None and len(a.eligible) > 1]
+        if (
+            line is None
+            and contested
+            and not decided_lows
+            and len(s.no_low) == len({a.pot for a in contested})
+            and len(st.live) > 1
+        ):
+            self.v(
+                Code.NO_LOW_LINE,
+                "No hand qualifies for low at the showdown, but 'No low hand qualified' is "
+                "not printed.",
+                severity=Severity.WARNING,
+            )
         if line is not None and decided_lows and len(s.no_low) == 0:
             who = ", ".join(w for a in decided_lows for w in (a.winners or ()))
             self.v(
