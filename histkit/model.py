@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 from histkit.cards import Card
 
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 
-class Game(str, Enum):
+class Game(StrEnum):
     """Stud-family games histkit understands; the value is the `game` column."""
 
     STUD = "stud"
@@ -60,14 +60,14 @@ class Street(IntEnum):
     SEVENTH = 7
 
 
-class Unit(str, Enum):
+class Unit(StrEnum):
     """The minor unit every amount of a hand is counted in."""
 
     CENT = "cent"  # real-money cash: 1/100 of the currency
     CHIP = "chip"  # tournament or play-money chips
 
 
-class ActionKind(str, Enum):
+class ActionKind(StrEnum):
     """What a player did. PokerStars writes a completion as a raise: the parser keeps
     RAISE as written and the engine decides whether it was a completion."""
 
@@ -81,13 +81,13 @@ class ActionKind(str, Enum):
     FOLD = "fold"
 
 
-class PotKind(str, Enum):
+class PotKind(StrEnum):
     POT = "pot"  # the only pot ("collected X from pot")
     MAIN = "main"
     SIDE = "side"
 
 
-class NoteKind(str, Enum):
+class NoteKind(StrEnum):
     """Lines that are part of the record but not of the play."""
 
     CHAT = "chat"
@@ -252,7 +252,7 @@ Event = (
 # -------------------------------------------------------------------------- summary
 
 
-class SeatOutcome(str, Enum):
+class SeatOutcome(StrEnum):
     FOLDED = "folded"
     SHOWED = "showed"  # "showed [..] and won (X) with .." / "and lost with .."
     MUCKED = "mucked"  # "mucked [..]"

@@ -32,6 +32,9 @@ from histkit.model import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from histkit.rules import Violation
+    from histkit.rules.replay import Replay
+
 __all__ = [
     "SCHEMAS",
     "TABLE_NAMES",
@@ -39,6 +42,8 @@ __all__ = [
     "TableBuilder",
     "ParquetSink",
     "tables_from",
+    "audit_tables",
+    "AUDIT_TABLES",
 ]
 
 _I64 = pa.int64()
@@ -131,8 +136,36 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("game", _STR),
         ]
     ),
+    # --- audit tables (from the rules engine's Replay)
+    "awards": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("pot", _I32),  # 0 = main (or only) pot, N = side pot N
+            ("half", _STR),  # "high", "low" or "whole"
+            ("amount", _I64),  # chips in this pot half after rake
+            ("player", _STR),
+            ("eligible", _BOOL),
+            ("winner", _BOOL),
+            ("expected", _I64),  # what the engine says this player should get
+            ("reported", _I64),  # what the site paid this player from this pot half
+        ]
+    ),
+    "violations": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("code", _STR),
+            ("severity", _STR),
+            ("street", _I32),
+            ("line", _I64),
+            ("expected", _STR),
+            ("reported", _STR),
+            ("message", _STR),
+            ("source_file", _STR),
+        ]
+    ),
 }
-TABLE_NAMES: tuple[str, ...] = tuple(SCHEMAS)
+AUDIT_TABLES = ("awards", "violations")
+TABLE_NAMES: tuple[str, ...] = tuple(n for n in SCHEMAS if n not in AUDIT_TABLES)
 
 # Position of each card in a PokerStars-style seven-card show line: two down cards and
 # the door card on 3rd, one up card on 4th..6th, the down card on 7th.
@@ -166,15 +199,21 @@ class Tables:
     actions: pa.Table
     cards: pa.Table
     errors: pa.Table
+    awards: pa.Table | None = None  # present when the hands were audited
+    violations: pa.Table | None = None
 
     def __getitem__(self, name: str) -> pa.Table:
-        if name not in SCHEMAS:
-            raise KeyError(f"no table {name!r}; tables are {', '.join(TABLE_NAMES)}")
-        return getattr(self, name)  # type: ignore[no-any-return]
+        table = getattr(self, name, None) if name in SCHEMAS else None
+        if table is None:
+            have = ", ".join(n for n, _ in self.items())
+            raise KeyError(f"no table {name!r}; tables are {have}")
+        return table
 
     def items(self) -> Iterator[tuple[str, pa.Table]]:
-        for name in TABLE_NAMES:
-            yield name, getattr(self, name)
+        for name in SCHEMAS:
+            table = getattr(self, name)
+            if table is not None:
+                yield name, table
 
     def to_arrow(self) -> dict[str, pa.Table]:
         return dict(self.items())
@@ -201,22 +240,70 @@ class Tables:
 
 
 class TableBuilder:
-    """Accumulates hands and parse issues as column lists; `build()` makes `Tables`."""
+    """Accumulates hands, replays and parse issues as column lists; `build()` makes
+    `Tables` (with the audit tables when `audit=True`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, audit: bool = False) -> None:
+        self.audit = audit
         self._cols: dict[str, dict[str, list[Any]]] = {
-            name: {f.name: [] for f in schema} for name, schema in SCHEMAS.items()
+            name: {f.name: [] for f in schema}
+            for name, schema in SCHEMAS.items()
+            if audit or name not in AUDIT_TABLES
         }
         self.n_hands = 0
 
     def __len__(self) -> int:
         return self.n_hands
 
-    def add(self, item: Hand | IssueLike) -> None:
+    def add(self, item: Hand | Replay | IssueLike) -> None:
         if isinstance(item, Hand):
-            self.add_hand(item)
+            if self.audit:
+                from histkit.rules.replay import replay
+
+                self.add_replay(replay(item))
+            else:
+                self.add_hand(item)
+        elif hasattr(item, "awards") and hasattr(item, "hand"):
+            self.add_replay(item)  # type: ignore[arg-type]
         else:
-            self.add_issue(item)
+            self.add_issue(item)  # type: ignore[arg-type]
+
+    def add_replay(self, rp: Replay) -> None:
+        """The hand's rows plus, in the audit tables, its awards and violations."""
+        self.add_hand(rp.hand)
+        if not self.audit:
+            return
+        hid = rp.hand.hand_id
+        a = self._cols["awards"]
+        for aw in rp.awards:
+            expected, reported = dict(aw.expected), dict(aw.reported)
+            winners = set(aw.winners or ())
+            players = [p for p in aw.eligible if p in expected or p in reported or p in winners]
+            players += [p for p in {**expected, **reported} if p not in players]
+            for p in players:
+                a["hand_id"].append(hid)
+                a["pot"].append(aw.pot)
+                a["half"].append(str(aw.half))
+                a["amount"].append(aw.amount)
+                a["player"].append(p)
+                a["eligible"].append(p in aw.eligible)
+                a["winner"].append(p in winners)
+                a["expected"].append(expected.get(p, 0) if aw.winners is not None else None)
+                a["reported"].append(reported.get(p, 0))
+        for x in rp.violations:
+            self.add_violation(x, rp.hand.source.file)
+
+    def add_violation(self, x: Violation, source_file: str | None = None) -> None:
+        v = self._cols["violations"]
+        v["hand_id"].append(x.hand_id)
+        v["code"].append(str(x.code))
+        v["severity"].append(str(x.severity))
+        v["street"].append(None if x.street is None else int(x.street))
+        v["line"].append(x.line)
+        v["expected"].append(None if x.expected is None else str(x.expected))
+        v["reported"].append(None if x.reported is None else str(x.reported))
+        v["message"].append(x.message)
+        v["source_file"].append(source_file)
 
     def add_issue(self, issue: IssueLike) -> None:
         c = self._cols["errors"]
@@ -374,12 +461,19 @@ class TableBuilder:
         )
 
 
-def tables_from(items: Iterable[Hand | IssueLike]) -> Tables:
-    """Tables of an iterable of hands and parse issues (as `histkit.reader.iter_hands` yields)."""
-    b = TableBuilder()
+def tables_from(items: Iterable[Hand | IssueLike], *, audit: bool = False) -> Tables:
+    """Tables of an iterable of hands and parse issues (as `histkit.reader.iter_hands`
+    yields); with `audit=True` each hand is replayed and `awards`/`violations` added."""
+    b = TableBuilder(audit=audit)
     for it in items:
         b.add(it)
     return b.build()
+
+
+def audit_tables(items: Iterable[Hand | IssueLike]) -> Tables:
+    """All seven tables, the audit ones included (per-hand violations; stack continuity
+    across hands is `histkit.audit.audit`'s job)."""
+    return tables_from(items, audit=True)
 
 
 class ParquetSink:
@@ -387,21 +481,28 @@ class ParquetSink:
     memory stays bounded by `batch_size` however large the input."""
 
     def __init__(
-        self, directory: str | Path, *, batch_size: int = 5000, compression: str = "zstd"
+        self,
+        directory: str | Path,
+        *,
+        batch_size: int = 5000,
+        compression: str = "zstd",
+        audit: bool = False,
     ) -> None:
         import pyarrow.parquet as pq
 
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.batch_size = batch_size
+        self.audit = audit
+        names = [n for n in SCHEMAS if audit or n not in AUDIT_TABLES]
         self._writers = {
             name: pq.ParquetWriter(
-                self.directory / f"{name}.parquet", schema, compression=compression
+                self.directory / f"{name}.parquet", SCHEMAS[name], compression=compression
             )
-            for name, schema in SCHEMAS.items()
+            for name in names
         }
-        self._builder = TableBuilder()
-        self.counts: dict[str, int] = dict.fromkeys(SCHEMAS, 0)
+        self._builder = TableBuilder(audit=audit)
+        self.counts: dict[str, int] = dict.fromkeys(names, 0)
 
     def add(self, item: Hand | IssueLike) -> None:
         self._builder.add(item)
@@ -418,7 +519,7 @@ class ParquetSink:
 
     def flush(self) -> None:
         built = self._builder.build()
-        self._builder = TableBuilder()
+        self._builder = TableBuilder(audit=self.audit)
         self.write_tables(built)
 
     def close(self) -> None:

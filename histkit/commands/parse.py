@@ -26,6 +26,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--batch-size", type=int, default=5000, help="hands per Parquet row group (default 5000)"
     )
+    p.add_argument(
+        "--audit",
+        action="store_true",
+        help="also replay every hand and write awards.parquet and violations.parquet",
+    )
     p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=_run_parse)
@@ -43,7 +48,7 @@ def _run_parse(args: argparse.Namespace) -> int:
     games: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     rejected: list[Any] = []
-    with ParquetSink(args.output, batch_size=args.batch_size) as sink:
+    with ParquetSink(args.output, batch_size=args.batch_size, audit=args.audit) as sink:
         items = iter_hands(paths, dialect=args.dialect)
         for item in progress(items, enabled=not args.quiet, desc="parsing"):
             sink.add(item)

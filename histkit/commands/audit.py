@@ -1,0 +1,135 @@
+"""`histkit audit PATH...`: replay every hand, check every action and every payout."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections import Counter
+from itertools import groupby
+
+from histkit.cli import EXIT_FOUND, EXIT_OK, UsageError, existing_paths, plural, progress
+
+FIELDS = ("hand_id", "code", "severity", "street", "line", "expected", "reported", "message")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="check every action and every pot award",
+        description=(
+            "Replay every stud hand under a rule profile: check each action (turn order, "
+            "bring-in, bet sizes, raise cap, all-ins) and recompute each pot, side pot, "
+            "hi/lo half, odd chip and rake against what the site paid. Exit status: 0 no "
+            "violation, 1 violations (or rejected hands) found, 2 usage or input error."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
+    p.add_argument(
+        "--profile",
+        default="pokerstars",
+        metavar="NAME|FILE",
+        help="rule profile: pokerstars (default), casino, or a TOML file",
+    )
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report here (default stdout)")
+    p.add_argument(
+        "--info",
+        action="store_true",
+        help="also list informational records (e.g. showdowns that cannot be checked)",
+    )
+    p.add_argument("--no-continuity", action="store_true", help="skip stack checks across hands")
+    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from histkit.audit import audit
+    from histkit.reader import iter_hands
+    from histkit.rules import load_profile
+
+    paths = existing_paths(args.paths)
+    try:
+        profile = load_profile(args.profile)
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
+    items = progress(iter_hands(paths, dialect=args.dialect), enabled=not args.quiet, desc="audit")
+    report = audit(items, profile, continuity=not args.no_continuity)
+    shown = report.violations if args.info else report.errors
+    if args.format == "json":
+        text = json.dumps(report.to_json(include_info=args.info), indent=2) + "\n"
+    elif args.format == "csv":
+        text = _csv(shown)
+    else:
+        text = _text(report, shown, profile.name)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        if args.format != "text":
+            print(_verdict(report, profile.name), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_FOUND if (report.errors or report.rejected) else EXIT_OK
+
+
+def _csv(violations: tuple) -> str:  # type: ignore[type-arg]
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(FIELDS)
+    for v in violations:
+        w.writerow(
+            [
+                v.hand_id,
+                v.code,
+                v.severity,
+                "" if v.street is None else int(v.street),
+                v.line,
+                "" if v.expected is None else v.expected,
+                "" if v.reported is None else v.reported,
+                v.message,
+            ]
+        )
+    return buf.getvalue()
+
+
+def _verdict(report, profile: str) -> str:  # type: ignore[no-untyped-def]
+    errors = report.errors
+    if not errors and not report.rejected:
+        return f"OK: {plural(report.hands, 'hand')} audited under '{profile}', no violation."
+    parts = []
+    if errors:
+        hands = len({v.hand_id for v in errors})
+        codes = ", ".join(f"{c} {n}" for c, n in Counter(str(v.code) for v in errors).most_common())
+        parts.append(f"{plural(len(errors), 'violation')} in {plural(hands, 'hand')} ({codes})")
+    if report.rejected:
+        parts.append(f"{plural(len(report.rejected), 'hand')} rejected by the parser")
+    return (
+        f"FAIL: {plural(report.hands, 'hand')} audited under '{profile}': " + "; ".join(parts) + "."
+    )
+
+
+def _text(report, shown, profile: str) -> str:  # type: ignore[no-untyped-def]
+    out: list[str] = []
+    for hand_id, group in groupby(shown, key=lambda v: v.hand_id):
+        vs = list(group)
+        out.append(f"Hand #{hand_id}  ({report.source_of.get(hand_id, '?')})")
+        for v in vs:
+            street = f"street {int(v.street)}, " if v.street is not None else ""
+            out.append(f"  [{v.severity}] {v.code} ({street}line {v.line}): {v.message}")
+            if v.expected is not None or v.reported is not None:
+                out.append(f"      expected {v.expected}, reported {v.reported}")
+        out.append("")
+    for r in report.rejected:
+        where = f"{r.source_file}:{r.line}" if r.line else r.source_file
+        out.append(
+            f"Rejected {where}" + (f" hand #{r.hand_id}" if r.hand_id else "") + f": {r.reason}"
+        )
+    if report.rejected:
+        out.append("")
+    if report.skipped:
+        out.append(f"({plural(report.skipped, 'hand')} of other games skipped.)")
+    out.append(_verdict(report, profile))
+    return "\n".join(out) + "\n"
