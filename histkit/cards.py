@@ -88,12 +88,10 @@ _BY_TEXT: dict[str, Card] = {}
 for _c in DECK:
     for _rc, _r in _RANK_BY_CHAR.items():
         if _r is _c.rank:
-            for _text in (_rc + _c.suit.char, _rc + _c.suit.char.upper()):
-                _BY_TEXT[_text] = _c
-                _BY_TEXT[_text.lower()] = _c
-# "ts" -> lower-case rank letters as well (some exports lower-case everything)
-for _text, _c in list(_BY_TEXT.items()):
-    _BY_TEXT.setdefault(_text[:-1].upper() + _text[-1], _c)
+            # every case mix ("Ah", "ah", "AH", "aH"): exports upper- or lower-case whole hands
+            for _rt in {_rc.upper(), _rc.lower()}:
+                for _st in (_c.suit.char, _c.suit.char.upper()):
+                    _BY_TEXT[_rt + _st] = _c
 
 
 def parse_card(text: str) -> Card:

@@ -1,0 +1,65 @@
+"""Hand evaluation for the stud family: high, eight-or-better low, razz, boards, names.
+
+Every value is an int where larger is better, so winners are found with `max` and ties
+with `==`. The scalar functions take `Card`s; the `*_batch` functions take an (n, k)
+numpy array of card indices and return the same values in bulk.
+
+    high_value, high_category, best_high_five      best five of 5..7 cards
+    low8_value (None = no low), razz_value          ace-to-five lows
+    board_high_value, board_low_value               who acts first on 4th..7th street
+    bring_in_key_high, bring_in_key_razz            who brings in (smallest key)
+    high_name, low_name, low8_name, describe        PokerStars' words
+    high_values_batch, low8_values_batch, razz_values_batch
+"""
+
+from histkit.evaluate._tables import LOW_TOP, NO_LOW, HandCategory
+from histkit.evaluate.batch import high_values_batch, low8_values_batch, razz_values_batch
+from histkit.evaluate.names import (
+    describe,
+    high_name,
+    low8_name,
+    low_name,
+    name_high_value,
+    name_low_value,
+)
+from histkit.evaluate.scalar import (
+    DEFAULT_SUIT_ORDER,
+    best_high_five,
+    best_low8_five,
+    best_razz_five,
+    board_high_value,
+    board_low_value,
+    bring_in_key_high,
+    bring_in_key_razz,
+    high_category,
+    high_value,
+    low8_value,
+    razz_value,
+)
+
+__all__ = [
+    "DEFAULT_SUIT_ORDER",
+    "LOW_TOP",
+    "NO_LOW",
+    "HandCategory",
+    "best_high_five",
+    "best_low8_five",
+    "best_razz_five",
+    "board_high_value",
+    "board_low_value",
+    "bring_in_key_high",
+    "bring_in_key_razz",
+    "describe",
+    "high_category",
+    "high_name",
+    "high_value",
+    "high_values_batch",
+    "low8_name",
+    "low8_value",
+    "low8_values_batch",
+    "low_name",
+    "name_high_value",
+    "name_low_value",
+    "razz_value",
+    "razz_values_batch",
+]
