@@ -116,20 +116,46 @@ class Filters:
 def frames(tables: Any) -> dict[str, pd.DataFrame]:
     """The tables as DataFrames, from `Tables`, a mapping of Arrow tables or DataFrames.
 
-    Tables the input lacks (e.g. `awards` before an audit) are simply absent."""
+    Tables the input lacks (e.g. `awards` before an audit) are simply absent. A hand id
+    read twice (the same hand in two files) is counted once, the first copy; the ids
+    are listed in `out["hands"].attrs["duplicates"]` so callers can say so."""
     out: dict[str, pd.DataFrame] = {}
     for name in _TABLES:
-        if isinstance(tables, Mapping):
-            t = tables.get(name)
-        else:
-            t = getattr(tables, name, None)
+        t = tables.get(name) if isinstance(tables, Mapping) else getattr(tables, name, None)
         if t is None:
             continue
         out[name] = t if isinstance(t, pd.DataFrame) else t.to_pandas()
     missing = [n for n in ("hands", "seats", "actions", "cards") if n not in out]
     if missing:
         raise MissingTableError("statistics need the tables " + ", ".join(missing))
+    dup = out["hands"]["hand_id"].duplicated()
+    duplicates = sorted(out["hands"].loc[dup, "hand_id"].unique().tolist())
+    if duplicates:
+        out = {name: _first_copy(name, df) for name, df in out.items()}
+    out["hands"].attrs["duplicates"] = duplicates
     return out
+
+
+_NATURAL_KEYS = {
+    "hands": ["hand_id"],
+    "seats": ["hand_id", "seat"],
+    "actions": ["hand_id", "seq"],
+    "awards": ["hand_id", "pot", "half", "player"],
+}
+
+
+def _first_copy(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of the first copy of each hand: by the table's natural key, or (cards,
+    violations) by the first run of consecutive rows of a hand id (builders write one
+    hand's rows together)."""
+    if name in _NATURAL_KEYS:
+        return df.drop_duplicates(_NATURAL_KEYS[name]).reset_index(drop=True)
+    if df.empty or "hand_id" not in df:
+        return df
+    hid = df["hand_id"]
+    run_start = hid.ne(hid.shift())
+    run_no = run_start.astype("int64").groupby(hid).cumsum()
+    return df[run_no.eq(1).to_numpy()].reset_index(drop=True)
 
 
 def format_money(amount: int, unit: str, currency: str | None) -> str:
@@ -153,7 +179,8 @@ def stakes_label(small: int, big: int, unit: str, currency: str | None) -> str:
 
 def _money_label(unit: pd.Series, currency: pd.Series) -> pd.Series:
     return pd.Series(
-        np.where(unit.eq("cent"), currency.fillna("?").astype(str), "chips"), index=unit.index
+        np.where(unit.eq("cent"), currency.fillna("cents, no currency code").astype(str), "chips"),
+        index=unit.index,
     )
 
 
@@ -507,10 +534,10 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     facts["rake_paid"] = _rake_shares(facts)
     facts["category"] = _categories(facts, fr["cards"])
     facts["hilo_outcome"] = _hilo_outcomes(facts, fr.get("awards"))
-    facts.attrs["has_awards"] = "awards" in fr
     if f.player:
         facts = facts[facts["player"].eq(f.player)].reset_index(drop=True)
-        facts.attrs["has_awards"] = "awards" in fr
+    facts.attrs["has_awards"] = "awards" in fr
+    facts.attrs["duplicates"] = fr["hands"].attrs["duplicates"]
     return facts
 
 
@@ -618,7 +645,7 @@ def player_stats(
     out["non_showdown_net"] = g["nsd_net"].astype("int64")
     has_awards = bool(facts.attrs.get("has_awards", False))
     out["hilo_showdowns_won"] = g["hilo_won"]
-    for o, c in zip(HILO_OUTCOMES, hilo_cols, strict=True):
+    for c in hilo_cols:
         out[c.replace(" ", "_")] = g[c] if has_awards else pd.NA
     out.attrs["has_awards"] = has_awards
     return out

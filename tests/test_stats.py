@@ -28,7 +28,7 @@ from histkit.stats import (
 )
 from histkit.tables import tables_from
 
-from .conftest import POKERSTARS, needs_corpus
+from .conftest import needs_corpus
 from .stud_builder import build
 
 
@@ -528,3 +528,146 @@ def test_street_stats_long_form() -> None:
     a4 = ss[(ss["player"] == "A") & (ss["street"] == 4)].iloc[0]
     assert a4["check_raise"] == 1.0 and a4["reached"] == 1.0
     assert set(ss["street"]) == {3, 4, 5, 6, 7}
+
+
+# ---------------------------------------------------------- real hands, counted by hand
+
+
+def _real(*relpaths: str):  # type: ignore[no-untyped-def]
+    from histkit.reader import iter_hands
+
+    from .conftest import POKERSTARS
+
+    return tables_from(iter_hands([POKERSTARS / p for p in relpaths]))
+
+
+@needs_corpus
+def test_real_hilo_session_counted_by_hand_for_s0rrow() -> None:
+    # stud-hilo/7-StudHL-USD-0.04-0.08-200911.txt, 7 hands, hero s0rrow. Counted:
+    #  #35874487284 brings in, checks 4th/5th, checks then folds to a bet on 6th (-3)
+    #  #35874523510 folds 3rd (-1)        #35874576282 calls 3rd, folds to a bet on 5th (-3)
+    #  #35874635170 folds 3rd (-1)        #35874789183 folds 3rd (-1)
+    #  #35874676388 calls 3rd, calls 5th/6th/7th bets, wins the low half $0.40 (+13)
+    #  #35874733203 brings in; bets 4th, calls a raise; checks then calls 5th; wins $0.61 (+42)
+    st = player_stats(_real("stud-hilo/7-StudHL-USD-0.04-0.08-200911.txt"))
+    s = _one(st, "s0rrow")
+    assert s["hands"] == 7
+    assert s["vpip"] == pytest.approx(2 / 7) and s["bring_in"] == pytest.approx(2 / 7)
+    assert s["complete_raise"] == 0.0
+    went = [s[f"went_{n}"] * 7 for n in (4, 5, 6, 7)]
+    assert went == pytest.approx([4, 4, 3, 2])
+    assert s["fold_to_bet_4"] == 0.0  # 0 of 1 (called the raise in #35874733203)
+    assert s["fold_to_bet_5"] == pytest.approx(1 / 3)
+    assert s["fold_to_bet_6"] == 0.5 and s["fold_to_bet_7"] == 0.0
+    assert s["check_raise_5"] == 0.0 and s["check_raise_6"] == 0.0
+    assert s["afq_4"] == 0.5 and s["af_4"] == 1.0  # 1 bet, 1 call on 4th
+    assert s["showdowns"] == 2 and s["wtsd"] == 0.5 and s["wsd"] == 1.0
+    assert s["won_saw_4"] == 0.5
+    assert s["net"] == 46 and s["showdown_net"] == 55 and s["non_showdown_net"] == -9
+    assert s["bb_per_100"] == pytest.approx(100 * 46 / 8 / 7)
+    # Rake: #35874676388 rake 4 of 84, s0rrow 27 -> 1.29 (floor 1, the spare units go to
+    # Soroka69's .90 and gashpor's .29 at the lower seat); #35874733203 rake 3 of 64,
+    # s0rrow 19 -> .89, one of the three largest remainders -> 1. Elsewhere 0.
+    assert s["rake"] == 2
+    # Rows for everyone else are there too: 8 players dealt in the 3rd hand.
+    assert _one(st, "u.pressure")["showdowns"] == 1
+
+
+@needs_corpus
+def test_real_steals_and_three_bets_counted_by_hand() -> None:
+    t = _real(
+        "razz/Razz-USD-0.04-0.08-200911.txt",
+        "stud-hi/7-Stud-USD-0.04-0.08-200911.txt",
+        "mixed/8-Game-2max-STT-play-100-201306.homeGame.shootout.txt",
+    )
+    f = seat_facts(t)
+    # Razz #35874780027: HIWAII2 (Qs) brings in, s0rrow (3d) completes first in with
+    # SilkZone Qc, kobreli 6s, manga130 9d, meg100 5c still to act: a steal. SilkZone
+    # calls, so the bring-in never faces it alone: no fold-to-steal chance.
+    assert _fact(f, "35874780027", "s0rrow")["steal"]
+    assert not _fact(f, "35874780027", "HIWAII2")["fold_to_steal_opp"]
+    assert _fact(f, "35874780027", "SilkZone")["resteal_opp"]
+    # Stud #35874081088: the bring-in s0rrow (2s) completes ("bets $0.04"): VPIP and a
+    # completion; Nikolay Zem and RoadDevil call it; MasterTrini1 raises it: a 3-bet.
+    s0 = _fact(f, "35874081088", "s0rrow")
+    assert s0["vpip"] and s0["complete_raise"] and not s0["bring_in"] and not s0["steal"]
+    assert _fact(f, "35874081088", "MasterTrini1")["three_bet"]
+    for p in ("Nikolay Zem", "RoadDevil"):
+        assert _fact(f, "35874081088", p)["three_bet_opp"]
+        assert not _fact(f, "35874081088", p)["three_bet"]
+    # 8-Game heads-up razz #99632279315: Hero brings in, Player0 completes (the only
+    # player before the bring-in, so a steal), Hero folds: fold to steal.
+    assert _fact(f, "99632279315", "Player0")["steal"]
+    assert _fact(f, "99632279315", "Hero")["fold_to_steal"]
+    # Stud #99632489947: same, but Hero calls: a fold-to-steal chance not taken, VPIP.
+    h = _fact(f, "99632489947", "Hero")
+    assert h["fold_to_steal_opp"] and not h["fold_to_steal"] and h["vpip"]
+
+
+@needs_corpus
+def test_real_all_in_on_the_ante() -> None:
+    # stud-hilo/...202302.allin.ante.txt: Hero posts the ante 40 all-in, is dealt
+    # [3h Ah 2s], never acts, shows down and scoops the 320 main pot (+280). Player2
+    # "is sitting out" yet posts, is dealt [Js] and folds: dealt in, not VPIP.
+    t = _real("stud-hilo/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt")
+    st = player_stats(t)
+    hero = _one(st, "Hero")
+    assert hero["hands"] == 1 and hero["vpip"] == 0.0 and hero["bring_in"] == 0.0
+    assert hero["showdowns"] == 1 and hero["wsd"] == 1.0 and hero["net"] == 280
+    assert _one(st, "Player2")["hands"] == 1 and _one(st, "Player2")["vpip"] == 0.0
+    assert _fact(seat_facts(t), "241636097024", "Hero")["category"] == "three low (8 or lower)"
+
+
+# ------------------------------------------------------------ identities on every input
+
+
+def _identity_inputs() -> list:
+    """(name, hands) for every input we have: constructed, the corpus, sample_data."""
+    from histkit.model import Hand
+
+    from .conftest import POKERSTARS, SAMPLE_DATA
+
+    out: list = [("constructed", [_long_hand(), *_hilo_hands()])]
+    for name, root in (("corpus", POKERSTARS), ("sample_data", SAMPLE_DATA)):
+        if root.is_dir() and any(root.rglob("*.txt")):
+            from histkit.reader import iter_hands
+
+            out.append((name, [h for h in iter_hands([root]) if isinstance(h, Hand)]))
+    return out
+
+
+@pytest.mark.parametrize("name_hands", _identity_inputs(), ids=lambda x: x[0])
+def test_identities(name_hands) -> None:  # type: ignore[no-untyped-def]
+    _, hands = name_hands
+    t = tables_from(hands)
+    f = seat_facts(t)
+    per_hand = f.groupby("hand_id").agg(
+        net=("net", "sum"), rake=("rake", "first"), paid=("rake_paid", "sum")
+    )
+    assert (per_hand["net"] == -per_hand["rake"]).all()  # nets sum to -rake
+    assert (per_hand["paid"] == per_hand["rake"]).all()  # rake shares add up
+    st = player_stats(t)
+    fractions = [c for c in st.columns if c.split("_")[0] in ("vpip", "went", "afq", "wsd")]
+    fractions += ["wtsd", "won_saw_4", "steal", "fold_to_steal", "three_bet", "resteal"]
+    for c in fractions:
+        v = st[c].dropna()
+        assert ((v >= 0) & (v <= 1)).all(), c
+    assert (st["showdowns_won"] <= st["showdowns"]).all()
+    assert (st["showdown_net"] + st["non_showdown_net"] == st["net"]).all()
+    assert st["hands"].sum() == len(f)
+    # A showdown needs two players who did not fold.
+    sd = f[f["showdown"]]
+    assert (sd.groupby("hand_id").size() >= 2).all()
+
+
+@pytest.mark.parametrize("name_hands", _identity_inputs(), ids=lambda x: x[0])
+def test_hilo_outcomes_add_up_with_the_audit(name_hands) -> None:  # type: ignore[no-untyped-def]
+    tables = pytest.importorskip("histkit.tables")
+    if not hasattr(tables, "audit_tables"):
+        pytest.skip("histkit.tables.audit_tables (the awards table) is not there yet")
+    _, hands = name_hands
+    st = player_stats(tables.audit_tables(hands))
+    assert st.attrs["has_awards"]
+    hilo = sum(st[f"hilo_{o.replace(' ', '_')}"] for o in HILO_OUTCOMES)
+    assert (hilo == st["hilo_showdowns_won"]).all()
+    assert (st["hilo_showdowns_won"] <= st["showdowns_won"]).all()
