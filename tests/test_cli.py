@@ -1,0 +1,123 @@
+"""The command line: help everywhere, summaries, exit codes, output formats."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+from histkit.cli import command_names, main
+from tests.conftest import POKERSTARS, needs_corpus
+from tests.test_packaging import HAND
+
+
+def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    names = command_names()
+    assert {"parse", "audit"} <= set(names)
+    for name in names:
+        with pytest.raises(SystemExit) as e:
+            main([name, "--help"])
+        assert e.value.code == 0
+        assert f"usage: histkit {name}" in capsys.readouterr().out
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "usage: histkit" in capsys.readouterr().err
+
+
+def test_console_script_version() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "histkit", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and out.stdout.startswith("histkit ")
+
+
+def test_missing_path_is_usage_error(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(tmp_path / "nope.txt"), "-o", str(tmp_path / "o")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    assert main(["audit", str(tmp_path / "nope.txt")]) == 2
+
+
+def test_parse_and_audit_a_small_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "h.txt"
+    second = HAND.replace("1000000001", "1000000002").replace("Wheel Test", "Other")
+    f.write_text(HAND + "\n\n" + second)
+    assert main(["parse", str(f), "-o", str(tmp_path / "out"), "--audit"]) == 0
+    out = capsys.readouterr().out
+    assert "Parsed 2 stud hands: stud_hilo 2." in out and "Rejected 0 hands." in out
+    for name in ("hands", "seats", "actions", "cards", "errors", "awards", "violations"):
+        assert (tmp_path / "out" / f"{name}.parquet").exists()
+    assert pq.read_table(tmp_path / "out" / "hands.parquet").num_rows == 2
+    assert main(["audit", str(f)]) == 0
+    assert "OK: 2 hands audited under 'pokerstars', no violation." in capsys.readouterr().out
+    # the same table: the second hand's stacks must carry over from the first
+    f.write_text(HAND + "\n\n" + HAND.replace("1000000001", "1000000002"))
+    assert main(["audit", str(f), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["by_code"] == {"STACK_CONTINUITY": 2}
+
+
+def test_bad_profile_is_usage_error(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "h.txt"
+    f.write_text(HAND)
+    assert main(["audit", str(f), "--profile", "nosuch"]) == 2
+    assert "no such profile" in capsys.readouterr().err
+    toml = tmp_path / "p.toml"
+    toml.write_text("max_raises = 4\nbogus = 1\n")
+    assert main(["audit", str(f), "--profile", str(toml)]) == 2
+    assert "unknown profile keys" in capsys.readouterr().err
+
+
+@needs_corpus
+def test_parse_corpus_summary(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(POKERSTARS), "-o", str(tmp_path), "--strict"]) == 0
+    out = capsys.readouterr().out
+    assert "Parsed 86 stud hands: razz 28, stud 30, stud_hilo 28." in out
+    assert "Skipped 84 hands of other games" in out
+    assert "Rejected 0 hands." in out
+    errors = pq.read_table(tmp_path / "errors.parquet").to_pandas()
+    assert len(errors) == 84 and set(errors["kind"]) == {"skipped"}
+
+
+@needs_corpus
+def test_audit_corpus_clean_in_every_format(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", str(POKERSTARS)]) == 0
+    assert "OK: 86 hands audited under 'pokerstars', no violation." in capsys.readouterr().out
+    assert main(["audit", str(POKERSTARS), "--format", "json", "-o", str(tmp_path / "a.json")]) == 0
+    data = json.loads((tmp_path / "a.json").read_text())
+    assert data["hands"] == 86 and data["violations"] == [] and data["by_code"] == {}
+    assert main(["audit", str(POKERSTARS), "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines == ["hand_id,code,severity,street,line,expected,reported,message"]
+
+
+@needs_corpus
+def test_audit_flags_a_planted_fault(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = POKERSTARS / "stud-hilo" / "7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
+    text = src.read_text(encoding="utf-8-sig")
+    # the total pot in the summary no longer matches the chips put in
+    bad = text.replace("Total pot 620 Main pot 320.", "Total pot 630 Main pot 330.")
+    assert bad != text
+    f = tmp_path / "bad.txt"
+    f.write_text(bad)
+    assert main(["audit", str(f), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 1
+    assert "POT_TOTAL" in data["by_code"]
+    v = data["violations"][0]
+    assert set(v) >= {
+        "hand_id",
+        "code",
+        "severity",
+        "street",
+        "line",
+        "expected",
+        "reported",
+        "message",
+    }
+    assert v["hand_id"] == "241636097024"
+    assert main(["audit", str(f)]) == 1
+    assert "FAIL: 1 hand audited under 'pokerstars'" in capsys.readouterr().out
