@@ -567,7 +567,7 @@ def _zone(name: str) -> ZoneInfo | None:
 
 
 def _cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
+    return tuple(map(parse_card, text.split()))
 
 
 class HandBuilder:
