@@ -5,10 +5,10 @@ Public API: `HandState` (incremental, mutable cursor), `replay()` -> `Replay` (i
 games as data (`STUD`, `STUD_HILO`, `RAZZ`, `STUD_HILO_NOQ`) and `Violation` records.
 """
 
+from histkit.rules.continuity import check_continuity
 from histkit.rules.games import RAZZ, STUD, STUD_HILO, STUD_HILO_NOQ, GameSpec, HighLow, spec_for
 from histkit.rules.pots import Award, Half, Pot, Settlement
 from histkit.rules.profile import CASINO, POKERSTARS, PROFILES, RuleProfile, load_profile
-from histkit.rules.continuity import check_continuity
 from histkit.rules.replay import Replay, replay
 from histkit.rules.state import HandState, Legal, Pending, PendingKind
 from histkit.rules.violations import Code, Severity, Violation, money

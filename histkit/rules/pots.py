@@ -93,7 +93,10 @@ def build_pots(
     prev = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, prev) for c in contributions.values())
-        eligible = tuple(p for p in order if p in live_set and contributions[p] >= level)
+        # a live player who is not all-in is in every pot (short only if a line was wrong)
+        eligible = tuple(
+            p for p in order if p in live_set and (contributions[p] >= level or p not in all_in)
+        )
         if amount > 0 and eligible:
             if pots and pots[-1].eligible == eligible:
                 last = pots[-1]

@@ -284,7 +284,6 @@ class _Audit:
             return
         if self.spec.pots is HighLow.HILO:
             high_winners = set()
-            low_expected = any(a.half is Half.LOW for a in awards)
             for a in awards:
                 if a.half is not Half.LOW and a.winners:
                     high_winners.update(a.winners)

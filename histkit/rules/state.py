@@ -656,10 +656,10 @@ class HandState:
                 f"The {c} is dealt twice: to {who} and to {p or 'the board'}.",
                 reported=str(c),
             )
-            return
-        self._card_owner[c] = (p, slot)
+        else:
+            self._card_owner[c] = (p, slot)
         if p is not None:
-            self.cards[p][slot] = c
+            self.cards[p][slot] = c  # as written (a duplicate stays visible on the board)
 
     def _known_cards(self, p: str) -> list[Card]:
         return [c for c in self.cards.get(p, []) if c is not None]
@@ -827,7 +827,9 @@ class HandState:
             self._v(Code.ACTION_AFTER_END, f"{p} acts ({a.kind.value}) after the hand was over.")
             return
         expected = self.to_act()
-        if expected is None and not self._bring_in_due:
+        if self._first is None and self._last_actor is None:
+            pass  # an up card is unknown: who opens the street cannot be checked
+        elif expected is None and not self._bring_in_due:
             self._v(
                 Code.OUT_OF_TURN,
                 f"{p} acts ({a.kind.value}) on {self._street_name()} after the betting round "
@@ -1181,7 +1183,7 @@ class HandState:
         known: dict[str, tuple[Card, ...]] = {}
         for p in self.live:
             cs = self.cards.get(p, [])
-            if cs and all(c is not None for c in cs):
+            if cs and all(c is not None for c in cs) and len(set(cs)) == len(cs):
                 known[p] = tuple(c for c in cs if c is not None)
         for p, cs in (shown or {}).items():
             known[p] = tuple(cs)

@@ -61,7 +61,7 @@ def test_2023_tournament_side_pot_split_and_main_pot_scoop() -> None:
 
 
 def test_2023_bring_in_passes_clockwise_from_the_all_in_ante() -> None:
-    from histkit.rules import HandState, POKERSTARS
+    from histkit.rules import POKERSTARS, HandState
 
     h = find_replay("241636097024").hand
     st = HandState(
