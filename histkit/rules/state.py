@@ -62,7 +62,10 @@ class PendingKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Pending:
     """What comes next: antes still to post, cards to deal, a player to act, the
-    showdown, or nothing (DONE: settle the hand)."""
+    showdown, or nothing (DONE: settle the hand).
+
+    A 7th-street DEAL with `player` None means the deck is short: deal one community
+    card, as `StreetStart(SEVENTH, community=card)`."""
 
     kind: PendingKind
     street: Street | None = None
@@ -301,6 +304,8 @@ class HandState:
         if self._phase == "over":
             return self._end_pending()
         if self._phase == "deal":
+            if self.street == Street.SEVENTH and self._needs_community():
+                return Pending(PendingKind.DEAL, self.street, None)  # None: the community card
             p = self._next_undealt(self.street or Street.THIRD)
             if p is not None:
                 return Pending(PendingKind.DEAL, self.street, p)
@@ -312,6 +317,8 @@ class HandState:
             if len(self.live) <= 1 or self.street == Street.SEVENTH:
                 return self._end_pending()
             nxt = Street(int(self.street or 3) + 1)
+            if nxt == Street.SEVENTH and self._community_needed(nxt):
+                return Pending(PendingKind.DEAL, nxt, None)
             return Pending(PendingKind.DEAL, nxt, self._next_undealt(nxt, new_street=True))
         return self._end_pending()
 
@@ -335,6 +342,14 @@ class HandState:
             if new_street or p not in self._dealt_this_street:
                 return p
         return None
+
+    def _needs_community(self) -> bool:
+        """7th street, the deck is short and the community card is not out yet."""
+        return (
+            self.community is None
+            and not self._dealt_this_street
+            and self._community_needed(Street.SEVENTH)
+        )
 
     def _community_needed(self, street: Street) -> bool:
         return (
