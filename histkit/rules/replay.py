@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from histkit.cards import Card
 from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Show, Street, Unit
 from histkit.rules import showdown
 from histkit.rules.games import GameSpec, HighLow, spec_for
@@ -283,7 +284,7 @@ class _Audit:
             )
             return
         if self.spec.pots is HighLow.HILO:
-            high_winners = set()
+            high_winners: set[str] = set()
             for a in awards:
                 if a.half is not Half.LOW and a.winners:
                     high_winners.update(a.winners)
@@ -315,7 +316,7 @@ class _Audit:
             reported=rep_s,
         )
 
-    def _cards(self, p: str) -> tuple | None:
+    def _cards(self, p: str) -> tuple[Card, ...] | None:
         cs = self.st.cards.get(p, [])
         if not cs or any(c is None for c in cs):
             return None

@@ -306,9 +306,9 @@ class HandState:
         if self._phase == "deal":
             if self.street == Street.SEVENTH and self._needs_community():
                 return Pending(PendingKind.DEAL, self.street, None)  # None: the community card
-            p = self._next_undealt(self.street or Street.THIRD)
-            if p is not None:
-                return Pending(PendingKind.DEAL, self.street, p)
+            who = self._next_undealt(self.street or Street.THIRD)
+            if who is not None:
+                return Pending(PendingKind.DEAL, self.street, who)
             self._open_betting()
         if self._phase == "bet":
             who = self.to_act()
@@ -360,7 +360,11 @@ class HandState:
 
     def legal(self) -> Legal | None:
         p = self.to_act() if self._phase == "bet" else None
-        if p is None and self._phase == "deal" and self._next_undealt(self.street) is None:
+        if (
+            p is None
+            and self._phase == "deal"
+            and self._next_undealt(self.street or Street.THIRD) is None
+        ):
             self._open_betting()
             p = self.to_act()
         if p is None or self.street is None:
@@ -592,11 +596,12 @@ class HandState:
         # PokerStars repeats earlier cards: all of them (own hand) or the up cards only
         self._check_before(p, mine, d.before)
         slots = 3 if d.street == Street.THIRD else 1
-        new = list(d.cards)
+        new: list[Card | None] = list(d.cards)
         ups = list(d.up)
         if len(new) < slots:  # only the up card was written: the rest are unknown downs
             pad = slots - len(new)
-            new = [None] * pad + new
+            unknown: list[Card | None] = [None] * pad
+            new = unknown + new
             ups = [False] * pad + ups
         if len(new) > slots:
             self._v(
@@ -1197,11 +1202,11 @@ class HandState:
         """
         known: dict[str, tuple[Card, ...]] = {}
         for p in self.live:
-            cs = self.cards.get(p, [])
-            if cs and all(c is not None for c in cs) and len(set(cs)) == len(cs):
-                known[p] = tuple(c for c in cs if c is not None)
-        for p, cs in (shown or {}).items():
-            known[p] = tuple(cs)
+            slots = self.cards.get(p, [])
+            if slots and all(c is not None for c in slots) and len(set(slots)) == len(slots):
+                known[p] = tuple(c for c in slots if c is not None)
+        for p, given in (shown or {}).items():
+            known[p] = tuple(given)
         if self.community is not None:
             known = {
                 p: cs + (self.community,) for p, cs in known.items() if self.community not in cs
