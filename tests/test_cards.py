@@ -81,3 +81,22 @@ def test_rank_and_suit_helpers() -> None:
 
 def test_cards_order_by_index() -> None:
     assert sorted(parse_cards("As 2c Kd 2s")) == list(parse_cards("2c 2s Kd As"))
+
+
+def test_hash_agrees_with_equality_and_cards_key_dicts() -> None:
+    assert len({hash(c) for c in DECK}) == 52
+    seen = {c: str(c) for c in DECK}
+    assert seen[parse_card("10d")] == "Td"
+    assert parse_card("Ah") == Card.of(Rank.ACE, Suit.HEARTS)
+    assert parse_card("Ah") != parse_card("Ad")
+
+
+def test_pickle_and_copy_keep_cards_interned() -> None:
+    import copy
+    import pickle
+
+    for c in DECK:
+        assert pickle.loads(pickle.dumps(c)) is c
+        assert copy.deepcopy(c) is c
+    hand = parse_cards("As Kd 2c")
+    assert all(a is b for a, b in zip(pickle.loads(pickle.dumps(hand)), hand, strict=True))

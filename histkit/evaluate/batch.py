@@ -49,8 +49,14 @@ def _checked(idx: npt.ArrayLike, check: bool) -> npt.NDArray[np.int8]:
         lo, hi = int(a.min()), int(a.max())
         if lo < 0 or hi > 51:
             raise ValueError(f"card index out of 0..51: {lo if lo < 0 else hi}")
-        bits = np.left_shift(np.uint64(1), a.astype(np.uint64))
-        dup = np.bitwise_or.reduce(bits, axis=1) != bits.sum(axis=1, dtype=np.uint64)
+        # distinct cards: the OR of their bits equals the SUM (a repeat would carry)
+        ored = np.zeros(len(a), dtype=np.int64)
+        summed = np.zeros(len(a), dtype=np.int64)
+        for j in range(a.shape[1]):  # column by column: faster than reducing along axis 1
+            bit = np.left_shift(np.int64(1), a[:, j].astype(np.int64))
+            ored |= bit
+            summed += bit
+        dup = ored != summed
         if dup.any():
             row = int(np.flatnonzero(dup)[0])
             raise ValueError(f"duplicate card in row {row}: {a[row].tolist()}")
@@ -73,7 +79,9 @@ def _high_chunk(a: npt.NDArray[np.int8]) -> IntArray:
     value = _HIGH[_states(a)]
     if a.shape[1] < 5:
         return value
-    suits = _SUIT_KEY[a].sum(axis=1) + SUIT_BIAS
+    suits = _SUIT_KEY[a[:, 0]] + SUIT_BIAS
+    for j in range(1, a.shape[1]):
+        suits += _SUIT_KEY[a[:, j]]
     rows = np.flatnonzero(suits & SUIT_FLAGS)
     if rows.size:
         sub = a[rows].astype(np.int32)
