@@ -398,8 +398,10 @@ def test_bring_in_suit_order_is_a_parameter() -> None:
     "fn", [high_value, razz_value, low8_value, high_name, low_name, best_high_five]
 )
 def test_duplicate_cards_are_an_error(fn: object) -> None:
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ValueError, match="twice among 5 cards: Ah$"):
         fn(C("Ah Ah 2c 3d 4s"))  # type: ignore[operator]
+    with pytest.raises(ValueError, match="twice"):
+        fn(iter(C("2c 3d 4s 5h 2c")))  # type: ignore[operator]
 
 
 def test_card_counts_are_checked() -> None:

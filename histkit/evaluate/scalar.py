@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
-from histkit.cards import DECK, Card, Suit
+from histkit.cards import Card, Suit
 from histkit.evaluate._tables import (
     BITS_SHIFT,
     CARD_KEY,
@@ -57,17 +57,17 @@ def _key(cards: Iterable[Card], most: int = 7) -> int:
         acc += CARD_KEY[c.index]
     n = (acc >> COUNT_SHIFT) & 0xFF
     if not 1 <= n <= most or (acc >> BITS_SHIFT).bit_count() != n:
-        raise ValueError(_complaint(acc, most))
+        raise ValueError(_complaint(cards, n, most))
     return acc
 
 
-def _complaint(acc: int, most: int) -> str:
-    n = (acc >> COUNT_SHIFT) & 0xFF
+def _complaint(cards: Iterable[Card], n: int, most: int) -> str:
     if not 1 <= n <= most:
         return f"expected 1..{most} cards, got {n}"
-    bits = acc >> BITS_SHIFT
-    seen = " ".join(str(DECK[i]) for i in range(52) if bits >> i & 1)
-    return f"a card appears twice among {n} cards (distinct ones: {seen})"
+    if isinstance(cards, Sequence):
+        twice = sorted({str(c) for c in cards if cards.count(c) > 1})
+        return f"a card appears twice among {n} cards: {' '.join(twice)}"
+    return f"a card appears twice among {n} cards"
 
 
 def _high(acc: int) -> int:
