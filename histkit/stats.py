@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 __all__ = [
     "STREETS",
@@ -32,6 +34,7 @@ __all__ = [
     "MixedMoneyError",
     "MissingTableError",
     "frames",
+    "load",
     "filter_hands",
     "seat_facts",
     "player_stats",
@@ -156,6 +159,32 @@ def _first_copy(name: str, df: pd.DataFrame) -> pd.DataFrame:
     run_start = hid.ne(hid.shift())
     run_no = run_start.astype("int64").groupby(hid).cumsum()
     return df[run_no.eq(1).to_numpy()].reset_index(drop=True)
+
+
+def load(
+    paths: Sequence[str | Path], *, audit: bool = True, dialect: str = "pokerstars"
+) -> dict[str, pa.Table]:
+    """The tables of hand-history files/folders, or of folders `histkit parse` wrote
+    (`hands.parquet` ...). `audit=True` replays each hand so `awards` and `violations`
+    exist (the hi/lo outcomes and the report need them)."""
+    parquet = [Path(p) for p in paths if (Path(p) / "hands.parquet").is_file()]
+    if parquet:
+        if len(parquet) != len(paths):
+            raise ValueError("give either hand-history files or folders of Parquet tables")
+        import pyarrow.parquet as pq
+
+        out: dict[str, pa.Table] = {}
+        for name in _TABLES:
+            files = [d / f"{name}.parquet" for d in parquet]
+            if all(f.is_file() for f in files):
+                parts = [pq.read_table(f) for f in files]
+                out[name] = pa.concat_tables(parts, promote_options="default")
+        return out
+    from histkit.reader import iter_hands
+    from histkit.tables import tables_from
+
+    tables = tables_from(iter_hands(list(paths), dialect=dialect), audit=audit)  # type: ignore[arg-type]
+    return dict(tables.items())
 
 
 def format_money(amount: int, unit: str, currency: str | None) -> str:
@@ -331,8 +360,11 @@ def _third_street(facts: pd.DataFrame, a: pd.DataFrame, fr: dict[str, pd.DataFra
     pairs = pairs[pairs["other_pos"].gt(pairs["pos"])]
     # Unknown doors never count as beaten (NaN comparisons are False).
     pairs = pairs.assign(unbeaten=~(pairs["door_rank"] > pairs["other_rank"]))
-    n_unbeaten = pairs.groupby(["hand_id", "seq"])["unbeaten"].sum().rename("n_unbeaten")
-    spots = spots.merge(n_unbeaten, left_on=["hand_id", "seq"], right_index=True, how="left")
+    if pairs.empty:  # heads-up, or nobody left to act but the bring-in
+        spots["n_unbeaten"] = 0
+    else:
+        n = pairs.groupby(["hand_id", "seq"], as_index=False)["unbeaten"].sum()
+        spots = spots.merge(n.rename(columns={"unbeaten": "n_unbeaten"}), how="left")
     ok = spots[spots["n_unbeaten"].fillna(0).eq(0) & spots["door_rank"].notna()]
     facts["steal_opp"] = _mark(facts, ok)
     steals = ok[ok["aggr"]][["hand_id", "player", "seq"]]

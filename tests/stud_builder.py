@@ -122,7 +122,8 @@ def build(
         if p in fold_street:
             res = SeatResult(s.seat, p, SeatOutcome.FOLDED, folded_street=fold_street[p])
         elif p in shows:
-            res = SeatResult(s.seat, p, SeatOutcome.SHOWED, won=won.get(p, 0))
+            shown = tuple(parse_card(x) for x in shows[p].split())
+            res = SeatResult(s.seat, p, SeatOutcome.SHOWED, won=won.get(p, 0), cards=shown)
         elif p in won:
             res = SeatResult(s.seat, p, SeatOutcome.COLLECTED, won=won[p])
         else:

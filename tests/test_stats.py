@@ -451,16 +451,21 @@ def test_results_per_category() -> None:
 
 
 def _hilo_hands() -> list:
-    """Three hi/lo showdowns between A, B and C (pot 30 each, no rake)."""
-    three = {"A": "?? ?? 3c", "B": "?? ?? 4d", "C": "?? ?? 5h"}
+    """Three hi/lo showdowns between A, B and C (pot 33 each, no rake): A has the high
+    (a flush), B and C 8-low draws; who is paid what is in each test's awards rows."""
+    shown = {
+        "A": "Ah Kh 3c Qh Jh Th 9d",
+        "B": "2d 6d 4d 7s 8s 9s Ts",
+        "C": "2h 6h 5h 7c 8c 9c Tc",
+    }
+    three = {p: "?? ?? " + c.split()[2] for p, c in shown.items()}
     streets = {
-        3: "A bring_in 2; B call 2; C call 2; A call 0",
+        3: "A bring_in 2; B call 2; C call 2",
         4: "A check; B check; C check",
         5: "A check; B bet 8; C call 8; A call 8",
         6: "A check; B check; C check",
         7: "A check; B check; C check",
     }
-    show = {p: "2c 3c 4c 5c 6c 7c 8c" for p in three}
     out = []
     for hid, coll in (("hl1", "A:33"), ("hl2", "A:17 B:16"), ("hl3", "A:17 B:8 C:8")):
         out.append(
@@ -470,7 +475,7 @@ def _hilo_hands() -> list:
                 seats="A:1:100 B:2:100 C:3:100",
                 cards=three,
                 streets=streets,
-                shows=show,
+                shows=shown,
                 collects=coll,
             )
         )
@@ -671,3 +676,81 @@ def test_hilo_outcomes_add_up_with_the_audit(name_hands) -> None:  # type: ignor
     hilo = sum(st[f"hilo_{o.replace(' ', '_')}"] for o in HILO_OUTCOMES)
     assert (hilo == st["hilo_showdowns_won"]).all()
     assert (st["hilo_showdowns_won"] <= st["showdowns_won"]).all()
+
+
+# ------------------------------------------------------------------------------ CLI
+
+
+def _write_hands(tmp_path, hands, first_id: int = 1000) -> str:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from histkit.dialects.pokerstars_writer import write_hands
+
+    # PokerStars hand ids are numbers; the constructed ones are names.
+    numbered = [replace(h, hand_id=str(first_id + i)) for i, h in enumerate(hands)]
+    path = tmp_path / "constructed.txt"
+    path.write_text(write_hands(numbered), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def constructed_file(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    return _write_hands(tmp_path, [_long_hand(), *_hilo_hands()])
+
+
+def test_cli_json_has_the_contract_fields(constructed_file, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from histkit.cli import main
+
+    assert main(["stats", constructed_file, "--format", "json", "--no-audit"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert isinstance(rows, list) and rows
+    need = {"player", "hands", "vpip", "net", "showdowns", "wtsd", "wsd", "bb_per_100"}
+    assert all(need <= set(r) for r in rows)
+    a = next(r for r in rows if r["player"] == "A")
+    # A: 4 hands (ls1 + hl1..hl3); net +13 in ls1 (see test_big_bets_and_bb_per_100).
+    assert a["hands"] == 4 and isinstance(a["net"], int) and 0 <= a["vpip"] <= 1
+    assert a["showdowns"] == 3
+
+
+def test_cli_player_game_by_and_csv(constructed_file, capsys) -> None:  # type: ignore[no-untyped-def]
+    from histkit.cli import main
+
+    assert (
+        main(["stats", constructed_file, "--player", "B", "--by", "game", "--format", "csv"]) == 0
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("player,money,game,hands,vpip")
+    assert sorted(line.split(",")[2] for line in lines[1:]) == ["stud", "stud_hilo"]
+    assert main(["stats", constructed_file, "--game", "razz"]) == 0
+    assert "No hands match" in capsys.readouterr().out
+    assert main(["stats", constructed_file, "--player", "nobody"]) == 2
+    assert "no hands of player" in capsys.readouterr().err
+    assert main(["stats", constructed_file, "--since", "yesterday"]) == 2
+
+
+def test_cli_text_separates_currencies(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from histkit.cli import main
+
+    chips = build(
+        "tc9",
+        seats="A:1:1000 B:2:1000",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
+        streets={3: "A bring_in 20; B raise 20 40; A fold"},
+        uncalled=("B", 20),
+        collects="B:60",
+        ante=10,
+        small_bet=40,
+        big_bet=80,
+        unit=Unit.CHIP,
+        currency=None,
+    )
+    f1 = _write_hands(tmp_path, [_long_hand()])
+    (tmp_path / "t").mkdir()
+    f2 = _write_hands(tmp_path / "t", [chips], 2000)
+    assert main(["stats", f1, f2, "--no-audit"]) == 0
+    out = capsys.readouterr().out
+    assert "never added across" in out
+    a_rows = [ln for ln in out.splitlines() if ln.startswith("A ")]
+    assert len(a_rows) == 2 and any("$0.13" in r for r in a_rows)

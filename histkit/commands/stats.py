@@ -1,0 +1,196 @@
+"""`histkit stats PATH...`: per-player statistics (definitions in docs/stats.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from histkit.cli import EXIT_OK, UsageError, existing_paths, plural
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+GAMES = {
+    "stud": "stud",
+    "stud_hilo": "stud_hilo",
+    "hilo": "stud_hilo",
+    "stud-hilo": "stud_hilo",
+    "stud8": "stud_hilo",
+    "razz": "razz",
+}
+
+# Text table: (column, header, kind) with kind "int", "pct", "money", "float".
+_TEXT_COLUMNS = (
+    ("hands", "hands", "int"),
+    ("vpip", "VPIP", "pct"),
+    ("complete_raise", "compl", "pct"),
+    ("steal", "steal", "pct"),
+    ("fold_to_steal", "FtS", "pct"),
+    ("three_bet", "3bet", "pct"),
+    ("went_4", "4th", "pct"),
+    ("went_7", "7th", "pct"),
+    ("wtsd", "WTSD", "pct"),
+    ("wsd", "W$SD", "pct"),
+    ("net", "net", "money"),
+    ("bb_per_100", "bb/100", "float"),
+    ("rake", "rake", "money"),
+)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "stats",
+        help="player statistics (VPIP, steals, streets, showdowns, winnings)",
+        description=(
+            "Per-player stud statistics from hand-history files or folders (or folders "
+            "of Parquet tables written by 'histkit parse'). Amounts are never added "
+            "across currencies or units: each row belongs to one 'money' (USD, chips, "
+            "...). Definitions: docs/stats.md."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="hand histories or Parquet folders")
+    p.add_argument("--player", metavar="NAME", help="only this player")
+    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
+    p.add_argument("--table", metavar="NAME", help="only this table")
+    p.add_argument("--since", metavar="DATE", help="hands from this date/time on (ISO, UTC)")
+    p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
+    p.add_argument("--by", choices=("game", "stakes", "table"), help="one row per player and ...")
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    p.add_argument("--min-hands", type=int, default=1, metavar="N", help="hide smaller samples")
+    p.add_argument(
+        "--no-audit",
+        action="store_true",
+        help="skip the replay (faster; no hi/lo scoop/split counts)",
+    )
+    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(run=run)
+
+
+def _date(text: str | None, flag: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"{flag}: not an ISO date/time: {text!r}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from histkit.stats import Filters, load, player_stats, seat_facts
+
+    paths = existing_paths(args.paths)
+    filters = Filters(
+        player=args.player,
+        game=GAMES[args.game] if args.game else None,
+        stakes=args.stakes,
+        table=args.table,
+        since=_date(args.since, "--since"),
+        until=_date(args.until, "--until"),
+    )
+    try:
+        tables = load([str(p) for p in paths], audit=not args.no_audit, dialect=args.dialect)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    facts = seat_facts(tables, filters)
+    for hid in facts.attrs.get("duplicates", []):
+        print(f"note: hand #{hid} was read more than once; counted once", file=sys.stderr)
+    stats = player_stats(None, by=args.by, facts=facts)
+    stats = stats[stats["hands"] >= args.min_hands].reset_index(drop=True)
+    if args.player and stats.empty:
+        raise UsageError(f"no hands of player {args.player!r} match")
+    if args.format == "json":
+        text = json.dumps(_records(stats), indent=2) + "\n"
+    elif args.format == "csv":
+        text = stats.to_csv(index=False)
+    else:
+        text = _text(stats, args.by, n_hands=int(facts["hand_id"].nunique()))
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _plain(v: Any) -> Any:
+    """numpy/pandas scalars to JSON values; NaN and NA to null."""
+    if v is None:
+        return None
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    try:
+        import pandas as pd
+
+        if v is pd.NA:
+            return None
+    except ImportError:  # pragma: no cover
+        pass
+    return v
+
+
+def _records(stats: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{k: _plain(v) for k, v in row.items()} for row in stats.to_dict(orient="records")]
+
+
+def _cell(v: Any, kind: str, unit: str, currency: str | None) -> str:
+    from histkit.stats import format_money
+
+    v = _plain(v)
+    if v is None:
+        return "-"
+    if kind == "pct":
+        return f"{100 * v:.0f}%"
+    if kind == "money":
+        return format_money(int(v), unit, currency)
+    if kind == "float":
+        return f"{v:+.1f}"
+    return f"{v:,}"
+
+
+def _text(stats: pd.DataFrame, by: str | None, *, n_hands: int) -> str:
+    if stats.empty:
+        return "No hands match.\n"
+    keys = ["player", "money", *([by] if by else [])]
+    header = [k for k in keys] + [h for _, h, _ in _TEXT_COLUMNS]
+    rows = []
+    for r in stats.to_dict(orient="records"):
+        unit = "chip" if r["money"] == "chips" else "cent"
+        cur = None if unit == "chip" else r["money"]
+        rows.append(
+            [str(r[k]) for k in keys]
+            + [_cell(r[c], kind, unit, cur) for c, _, kind in _TEXT_COLUMNS]
+        )
+    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
+    n_keys = len(keys)
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i < n_keys else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    out = [line(header), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    moneys = sorted(set(stats["money"]))
+    out.append("")
+    out.append(
+        f"{plural(n_hands, 'hand')}, {plural(len(stats), 'row')}."
+        + (
+            f" Amounts are per money ({', '.join(moneys)}), never added across."
+            if len(moneys) > 1
+            else ""
+        )
+    )
+    out.append(
+        "compl = completed or raised on 3rd; FtS = fold to steal as the bring-in; "
+        "4th/7th = went to; definitions: docs/stats.md"
+    )
+    return "\n".join(out) + "\n"
