@@ -5,6 +5,9 @@ of five (the rank multiset code) and bumps a suit counter; the code indexes the 
 table, and only a hand with five cards of one suit takes the flush table. The cards must be
 distinct: a duplicate is an error here, never a quietly evaluated impossible hand (the
 engine reports CARD_DUPLICATE itself before it gets this far).
+
+There is no per-hand cache: hashing a tuple of seven cards costs about as much as the
+whole evaluation (measured), so a cache would only add memory. Bulk work uses `batch`.
 """
 
 from __future__ import annotations
