@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from histkit.cards import Card, parse_card
 from histkit.model import (
@@ -281,13 +281,6 @@ TERMINAL_LABELS: dict[str, str] = {
     "TABLE": "the table line (\"Table '...' 8-max\")",
     "SEAT": "a seat line ('Seat N: P (X in chips)')",
     "ANTE": "an ante ('P: posts the ante X')",
-    "STREET_3": "'*** 3rd STREET ***'",
-    "STREET_4": "'*** 4th STREET ***'",
-    "STREET_5": "'*** 5th STREET ***'",
-    "STREET_6": "'*** 6th STREET ***'",
-    "STREET_7": "'*** RIVER ***'",
-    "SHOW_DOWN": "'*** SHOW DOWN ***'",
-    "SUMMARY": "'*** SUMMARY ***'",
     "DEALT": "a deal ('Dealt to P [..]')",
     "BRING_IN": "a bring-in ('P: brings in for X')",
     "BET": "a bet ('P: bets X')",
@@ -298,11 +291,25 @@ TERMINAL_LABELS: dict[str, str] = {
     "BETTING_CAPPED": "'Betting is capped'",
     "DOUBLE_BET": "'Pair on board - a double bet is allowed'",
     "UNCALLED": "'Uncalled bet (X) returned to P'",
-    "COLLECT": "a collect ('P collected X from pot')",
+    "STREET_3": "'*** 3rd STREET ***'",
+    "STREET_4": "'*** 4th STREET ***'",
+    "STREET_5": "'*** 5th STREET ***'",
+    "STREET_6": "'*** 6th STREET ***'",
+    "STREET_7": "'*** RIVER ***'",
+    "SHOW_DOWN": "'*** SHOW DOWN ***'",
     "SHOW": "a show ('P: shows [..]')",
     "MUCK": "'P: mucks hand'",
     "NO_SHOW": '"P: doesn\'t show hand"',
+    "COLLECT": "a collect ('P collected X from pot')",
     "NO_LOW": "'No low hand qualified'",
+    "SUMMARY": "'*** SUMMARY ***'",
+    "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
+    "BOARD": "'Board [..]'",
+    "RESULT_FOLDED": "a summary seat line ('Seat N: P folded on the ...')",
+    "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won/lost ...')",
+    "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked [..]')",
+    "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected (X)')",
+    "_NOTE": "a chat or table note ('P said, \"...\"', 'P joins the table ...', ...)",
     "CHAT": "a chat line ('P said, \"...\"')",
     "JOIN": "'P joins the table at seat #N'",
     "LEAVE": "'P leaves the table'",
@@ -314,14 +321,23 @@ TERMINAL_LABELS: dict[str, str] = {
     "REMOVED": "'P was removed from the table ...'",
     "FINISHED": "'P finished the tournament ...'",
     "WINS_TOURNAMENT": "'P wins the tournament ...'",
-    "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
-    "BOARD": "'Board [..]'",
-    "RESULT_FOLDED": "a summary seat line ('Seat N: P folded on the ...')",
-    "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won/lost ...')",
-    "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked [..]')",
-    "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected (X)')",
     "$END": "the end of the hand",
 }
+_NOTE_TERMINALS = frozenset(
+    {
+        "CHAT",
+        "JOIN",
+        "LEAVE",
+        "SIT_OUT",
+        "RETURNED",
+        "CONNECTED",
+        "DISCONNECTED",
+        "TIMED_OUT",
+        "REMOVED",
+        "FINISHED",
+        "WINS_TOURNAMENT",
+    }
+)
 
 
 class Dialect:
@@ -467,17 +483,41 @@ class Dialect:
             return ParseIssue(source, e.line, None, hand_id, "rejected", e.message)
 
     def _labels(self, names: Any) -> str:
+        """Terminal names -> words, in the table's order; notes collapse to one entry."""
         labels = self.terminal_labels
+        names = set(names)
+        notes = names & _NOTE_TERMINALS
+        if len(notes) > 1:
+            names = (names - notes) | {"_NOTE"}
         order = {name: i for i, name in enumerate(labels)}
         known = sorted((n for n in names if n in labels), key=order.__getitem__)
         words = [labels[n] for n in known] + sorted(n for n in names if n not in labels)
-        if len(words) > 8:
-            words = words[:8] + [f"... ({len(words) - 8} more)"]
+        if len(words) > 24:
+            words = words[:24] + [f"... ({len(words) - 24} more)"]
         return "; ".join(words)
+
+    def _expected(self, e: UnexpectedInput, block: HandBlock) -> set[str]:
+        """What the grammar would have accepted where it stopped. lark-cython cannot
+        simulate that, so errors (rare) are re-parsed with plain lark, whose interactive
+        parser gives the exact set rather than LALR's merged lookaheads."""
+        plain = _compile(self.grammar_file, self.header_terminal, False)
+        try:
+            plain.parser.parse(block.text)
+        except UnexpectedInput as again:
+            e = again
+        ip = getattr(e, "interactive_parser", None)
+        if ip is not None:
+            try:
+                return set(ip.accepts())
+            except Exception:  # pragma: no cover - fall back to lark's own set
+                pass
+        got = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+        return set(got)
 
     def _grammar_issue(
         self, e: UnexpectedInput, block: HandBlock, source: str, hand_id: str
     ) -> ParseIssue:
+        expected = self._labels(self._expected(e, block))
         if isinstance(e, UnexpectedToken) and e.token.type == "$END":
             return ParseIssue(
                 source,
@@ -485,18 +525,17 @@ class Dialect:
                 None,
                 hand_id,
                 "rejected",
-                f"hand ends early (truncated?) after {_clip(block.lines[-1])}; "
-                f"expected {self._labels(e.expected)}",
+                f"hand ends early (truncated?) after {_clip(block.lines[-1])}; expected {expected}",
             )
         rel = e.line if isinstance(e.line, int) and e.line > 0 else 1
         text = block.lines[rel - 1] if rel <= len(block.lines) else ""
         if isinstance(e, UnexpectedToken):
             what = self.terminal_labels.get(e.token.type, e.token.type)
-            reason = f"{what} is out of place: {_clip(text)}; expected {self._labels(e.expected)}"
-        elif isinstance(e, UnexpectedCharacters):
-            reason = f"line not understood: {_clip(text)}; expected {self._labels(e.allowed)}"
-        else:  # pragma: no cover - lark raises only the two above for LALR
-            reason = f"{type(e).__name__}: {_clip(text)}"
+            reason = f"{what} is out of place: {_clip(text)}; expected {expected}"
+        else:
+            reason = f"line not understood: {_clip(text)}; expected {expected}"
+        if rel == len(block.lines):
+            reason += " (this is the hand's last line: truncated?)"
         column = e.column if isinstance(e.column, int) and e.column > 0 else None
         return ParseIssue(source, block.start_line + rel - 1, column, hand_id, "rejected", reason)
 

@@ -1,0 +1,510 @@
+"""The PokerStars dialect: every real stud hand parses and adds up; every line form maps to
+the right event; headers of every era; errors that point at the line."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+
+import pytest
+
+from histkit.accounting import collections, contributions
+from histkit.cards import parse_card, parse_cards
+from histkit.dialects import get_dialect
+from histkit.dialects.base import Dialect, load_grammar
+from histkit.model import (
+    Action,
+    ActionKind,
+    BettingCapped,
+    Collect,
+    Deal,
+    DoubleBetAllowed,
+    Game,
+    Hand,
+    Muck,
+    NoLowHand,
+    NoteKind,
+    PotKind,
+    SeatOutcome,
+    Show,
+    Street,
+    StreetStart,
+    TableNote,
+    UncalledBet,
+    Unit,
+)
+from histkit.reader import ParseIssue, iter_hands, parse_text
+from tests.conftest import needs_corpus
+from tests.dialects.synthetic import (
+    chips,
+    dollars,
+    hilo_2008,
+    holdem_hand,
+    razz_tournament,
+    stud_hand,
+)
+
+# ----------------------------------------------------------------------------- corpus
+
+
+@pytest.fixture(scope="module")
+def corpus_items() -> list[Hand | ParseIssue]:
+    from tests.conftest import POKERSTARS
+
+    if not POKERSTARS.is_dir():
+        pytest.skip("../shared/hands/pokerstars is absent (fresh clone without the corpus)")
+    return list(iter_hands([POKERSTARS]))
+
+
+@needs_corpus
+def test_corpus_counts(corpus_items: list[Hand | ParseIssue]) -> None:
+    hands = [h for h in corpus_items if isinstance(h, Hand)]
+    issues = [i for i in corpus_items if isinstance(i, ParseIssue)]
+    assert Counter(h.game for h in hands) == {Game.STUD_HILO: 28, Game.STUD: 30, Game.RAZZ: 28}
+    assert [i for i in issues if i.kind != "skipped"] == []
+    skipped = [i for i in issues if i.kind == "skipped"]
+    assert len(skipped) == 84
+    assert all(i.source_file.endswith("homeGame.shootout.txt") for i in skipped)
+    assert Counter(i.game for i in skipped) == {
+        "Hold'em No Limit": 24,
+        "Hold'em Limit": 24,
+        "Triple Draw 2-7 Lowball Limit": 18,
+        "Omaha Hi/Lo Limit": 17,
+        "Omaha Pot Limit": 1,
+    }
+    # the Cardtest file is a copy of one hand of the 2009-11 hi/lo file
+    repeated = [k for k, n in Counter(h.hand_id for h in hands).items() if n > 1]
+    assert repeated == ["35874676388"]
+
+
+@needs_corpus
+def test_corpus_chips_add_up(corpus_items: list[Hand | ParseIssue]) -> None:
+    """collected + rake == total pot, and the players' nets sum to -rake, in every hand."""
+    for h in (h for h in corpus_items if isinstance(h, Hand)):
+        assert h.summary is not None
+        paid, got = contributions(h), collections(h)
+        assert sum(got.values()) + h.summary.rake == h.summary.total_pot, h.hand_id
+        net = sum(got.get(p, 0) - paid.get(p, 0) for p in paid.keys() | got.keys())
+        assert net == -h.summary.rake, h.hand_id
+        # what the summary says each seat won is what the collect lines paid
+        for r in h.summary.seats:
+            assert r.won == got.get(r.player, 0), (h.hand_id, r)
+
+
+@needs_corpus
+def test_corpus_structure(corpus_items: list[Hand | ParseIssue]) -> None:
+    """Shape checks that hold for every real hand: lines increase, every event's player is
+    seated, deals follow the street rules, the hero is the 3-card 3rd-street player."""
+    for h in (h for h in corpus_items if isinstance(h, Hand)):
+        lines = [e.line for e in h.events]
+        assert lines == sorted(lines) and len(set(lines)) == len(lines), h.hand_id
+        assert h.source.line < lines[0]
+        seated = {s.player for s in h.seats}
+        for e in h.events:
+            if isinstance(e, Action | Deal | Show | Muck | Collect | UncalledBet):
+                assert e.player in seated
+            if isinstance(e, Deal):
+                if e.street is Street.THIRD:
+                    assert e.up == (False, False, True) and len(e.cards) == 3
+                    assert (e.cards[0] is not None) == (e.player == h.hero)
+                else:
+                    assert len(e.cards) == 1 and e.cards[0] is not None
+                    assert e.up == ((e.street is not Street.SEVENTH),)
+                    assert len(e.before) == int(e.street) - 3 + (2 if e.player == h.hero else 0)
+        assert h.hero is not None
+        assert h.started_at is not None and h.started_at.tzinfo is UTC
+        assert h.small_bet * 2 == h.big_bet
+        assert (h.unit is Unit.CHIP) == (h.tournament_id is not None)
+
+
+# --------------------------------------------------------------------------- synthetic
+
+
+def one_hand(text: str) -> Hand:
+    items = parse_text(text, source="t.txt")
+    assert len(items) == 1, items
+    (item,) = items
+    assert isinstance(item, Hand), item
+    return item
+
+
+def test_stud_cash_hand_events() -> None:
+    h = one_hand(stud_hand())
+    assert (h.site, h.hand_id, h.game, h.unit, h.currency) == (
+        "pokerstars",
+        "1000000001",
+        Game.STUD,
+        Unit.CENT,
+        "USD",
+    )
+    assert (h.small_bet, h.big_bet, h.table, h.max_seats) == (10, 20, "Synthetic I", 8)
+    assert h.started_at == datetime(2024, 3, 1, 17, 0, tzinfo=UTC)  # 12:00 EST
+    assert h.local_time == "2024/03/01 12:00:00 ET"
+    assert [(s.seat, s.player, s.stack) for s in h.seats] == [
+        (1, "Alice", 500),
+        (3, "PC [Mittel]", 400),
+        (5, "Bob", 300),
+    ]
+    assert h.hero == "PC [Mittel]"
+    deals = [e for e in h.events if isinstance(e, Deal)]
+    assert deals[0] == Deal(
+        Street.THIRD, "Alice", (None, None, parse_card("Kd")), (False, False, True), (), 10
+    )
+    assert deals[1].cards == parse_cards("9s 8s 3c") and deals[1].player == "PC [Mittel]"
+    river = [d for d in deals if d.street is Street.SEVENTH]
+    assert river == [
+        Deal(
+            Street.SEVENTH,
+            "PC [Mittel]",
+            (parse_card("Td"),),
+            (False,),
+            parse_cards("9s 8s 3c 7s 6s Ah"),
+            35,
+        )
+    ]
+    fourth = [d for d in deals if d.street is Street.FOURTH]
+    assert fourth[1].before == parse_cards("9s 8s 3c") and fourth[1].up == (True,)
+    acts = [(a.street, a.player, a.kind, a.amount, a.to_amount) for a in h.actions()]
+    assert acts[:7] == [
+        (Street.THIRD, "Alice", ActionKind.ANTE, 2, None),
+        (Street.THIRD, "PC [Mittel]", ActionKind.ANTE, 2, None),
+        (Street.THIRD, "Bob", ActionKind.ANTE, 2, None),
+        (Street.THIRD, "PC [Mittel]", ActionKind.BRING_IN, 5, None),
+        (Street.THIRD, "Bob", ActionKind.FOLD, 0, None),
+        (Street.THIRD, "Alice", ActionKind.RAISE, 5, 10),
+        (Street.THIRD, "PC [Mittel]", ActionKind.CALL, 5, None),
+    ]
+    assert (Street.FIFTH, "PC [Mittel]", ActionKind.RAISE, 20, 40) in acts
+    assert DoubleBetAllowed(Street.FOURTH, 20) in h.events
+    assert UncalledBet("Alice", 20, Street.SEVENTH, 38) in h.events
+    assert Collect("Alice", 140, PotKind.POT, 0, 39) in h.events
+    assert Muck("Alice", True, 40) in h.events
+    starts = [e for e in h.events if isinstance(e, StreetStart)]
+    assert [(s.street, s.line) for s in starts] == [
+        (Street.THIRD, 9),
+        (Street.FOURTH, 17),
+        (Street.FIFTH, 23),
+        (Street.SIXTH, 29),
+        (Street.SEVENTH, 34),
+    ]
+    s = h.summary
+    assert s is not None
+    assert (s.total_pot, s.rake, s.main_pot, s.side_pots, s.board, s.line) == (
+        146,
+        6,
+        None,
+        (),
+        (),
+        41,
+    )
+    assert [
+        (r.seat, r.player, r.outcome, r.won, r.folded_street, r.didnt_bet) for r in s.seats
+    ] == [
+        (1, "Alice", SeatOutcome.COLLECTED, 140, None, False),
+        (3, "PC [Mittel]", SeatOutcome.FOLDED, 0, Street.SEVENTH, False),
+        (5, "Bob", SeatOutcome.FOLDED, 0, Street.THIRD, True),
+    ]
+    assert contributions(h) == {"Alice": 72, "PC [Mittel]": 72, "Bob": 2}
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["PC [Mittel]", "Jo Ann Smith", "x.y_z-9", "[brackets]", "dots...", "12345", "a: b", "Kd [Ah]"],
+)
+def test_player_names(name: str) -> None:
+    h = one_hand(stud_hand(pc=name))
+    assert h.hero == name
+    assert {e.player for e in h.events if isinstance(e, Action)} == {"Alice", name, "Bob"}
+    assert h.summary is not None and h.summary.seats[1].player == name
+
+
+def test_2008_form_with_trailing_blanks_and_side_pot() -> None:
+    h = one_hand(hilo_2008())
+    assert h.game is Game.STUD_HILO and h.unit is Unit.CENT and h.currency is None
+    assert h.local_time == "2008/02/03 - 22:04:15 (ET)"
+    assert h.started_at == datetime(2008, 2, 4, 3, 4, 15, tzinfo=UTC)
+    assert h.seats[0].stack == 100 and h.seats[1].stack == 12
+    allin = [a for a in h.actions() if a.all_in]
+    assert [(a.player, a.kind, a.amount) for a in allin] == [("Carl 7", ActionKind.CALL, 5)]
+    shows = [e for e in h.events if isinstance(e, Show)]
+    assert shows[1].description == "HI: high card Queen; LO: 7,6,4,3,2"
+    collects = [
+        (c.player, c.amount, c.pot, c.pot_index) for c in h.events if isinstance(c, Collect)
+    ]
+    assert collects == [
+        ("dee", 60, PotKind.SIDE, 1),
+        ("dee", 18, PotKind.MAIN, 0),
+        ("Carl 7", 18, PotKind.MAIN, 0),
+    ]
+    assert h.summary is not None
+    assert (h.summary.total_pot, h.summary.main_pot, h.summary.side_pots, h.summary.rake) == (
+        96,
+        36,
+        (60,),
+        0,
+    )
+    assert h.summary.seats[1].description == "HI: high card Queen; LO: 7,6,4,3,2"
+    assert h.summary.seats[2].won == 78
+
+
+def test_razz_tournament_side_pots_notes_and_zones() -> None:
+    h = one_hand(razz_tournament())
+    assert (h.game, h.unit, h.currency, h.tournament_id, h.buy_in, h.level, h.mix) == (
+        Game.RAZZ,
+        Unit.CHIP,
+        None,
+        "77",
+        "$1+$0.10 USD",
+        "II",
+        None,
+    )
+    assert (h.small_bet, h.big_bet, h.table, h.max_seats) == (20, 40, "77 3", 6)
+    # ET wins over the local CET time (both are written; they agree here: 07:05 UTC)
+    assert h.started_at == datetime(2020, 7, 1, 7, 5, tzinfo=UTC)
+    assert [s.sitting_out for s in h.seats] == [False, False, False, True, False]
+    notes = [e for e in h.events if isinstance(e, TableNote)]
+    assert [(n.kind, n.player, n.text) for n in notes] == [
+        (NoteKind.CHAT, "a1", "gl: all"),
+        (NoteKind.JOIN, "zed", "zed joins the table at seat #6"),
+        (NoteKind.FINISHED, "b2", "b2 finished the tournament in 5th place"),
+    ]
+    assert [(c.pot, c.pot_index, c.amount) for c in h.events if isinstance(c, Collect)] == [
+        (PotKind.SIDE, 2, 72),
+        (PotKind.SIDE, 1, 45),
+        (PotKind.MAIN, 0, 40),
+    ]
+    assert h.summary is not None
+    assert (h.summary.main_pot, h.summary.side_pots) == (40, (45, 72))
+    assert [r.outcome for r in h.summary.seats] == [
+        SeatOutcome.SHOWED,
+        SeatOutcome.SHOWED,
+        SeatOutcome.SHOWED,
+        SeatOutcome.FOLDED,
+        SeatOutcome.SHOWED,
+    ]
+    assert [r.won for r in h.summary.seats] == [157, 0, 0, 0, 0]
+    bring_in = next(a for a in h.actions() if a.kind is ActionKind.BRING_IN)
+    assert (bring_in.player, bring_in.amount, bring_in.all_in) == ("b2", 5, True)
+    assert sum(contributions(h).values()) == 157
+
+
+def test_community_card_and_markers() -> None:
+    text = stud_hand().replace("*** RIVER ***", "*** RIVER *** [6h]")
+    text = text.replace("Dealt to PC [Mittel] [9s 8s 3c 7s 6s Ah] [Td]\n", "")
+    text = text.replace("Pair on board - a double bet is allowed", "Betting is capped")
+    text = text.replace(
+        "Total pot $1.46 | Rake $0.06 \n", "Total pot $1.46 | Rake $0.06 \nBoard [6h]\n"
+    )
+    h = one_hand(text)
+    river = next(e for e in h.events if isinstance(e, StreetStart) and e.street is Street.SEVENTH)
+    assert river.community == parse_card("6h")
+    assert not any(isinstance(e, Deal) and e.street is Street.SEVENTH for e in h.events)
+    assert BettingCapped(Street.FOURTH, 20) in h.events
+    assert h.summary is not None and h.summary.board == (parse_card("6h"),)
+
+
+def test_no_low_and_mucks() -> None:
+    text = hilo_2008().replace(
+        "dee collected $0.60 from side pot \n",
+        "No low hand qualified \ndee collected $0.60 from side pot \n",
+    )
+    h = one_hand(text)
+    assert any(isinstance(e, NoLowHand) for e in h.events)
+
+
+# ----------------------------------------------------------------------------- headers
+
+HEADERS = [
+    # (header, body money, expected fields)
+    (
+        "PokerStars Game #{hand_id}:  7 Card Stud Limit ($0.10/$0.20) - 2009/07/16 2:36:31 CET "
+        "[2009/07/15 20:36:31 ET]",
+        dollars,
+        dict(
+            game=Game.STUD,
+            unit=Unit.CENT,
+            currency=None,
+            small_bet=10,
+            big_bet=20,
+            started_at=datetime(2009, 7, 16, 0, 36, 31, tzinfo=UTC),
+        ),
+    ),
+    (
+        "PokerStars Game #{hand_id}:  Razz Limit ($1/$2) - 2008/09/26 14:36:50 ET ",
+        dollars,
+        dict(
+            game=Game.RAZZ,
+            unit=Unit.CENT,
+            small_bet=100,
+            big_bet=200,
+            started_at=datetime(2008, 9, 26, 18, 36, 50, tzinfo=UTC),
+        ),
+    ),
+    (
+        "PokerStars Hand #{hand_id}:  8-Game (7 Card Stud Hi/Lo Limit, $400/$800 USD) - "
+        "2017/01/21 16:58:03 ET",
+        dollars,
+        dict(
+            game=Game.STUD_HILO,
+            mix="8-Game",
+            small_bet=40000,
+            big_bet=80000,
+            currency="USD",
+            started_at=datetime(2017, 1, 21, 21, 58, 3, tzinfo=UTC),
+        ),
+    ),
+    (
+        "PokerStars Game #{hand_id}: TOURNAMENT #169962475, $10+$1 7 CARD STUD HI/LO LIMIT - "
+        "LEVEL I (25/50) - 2009/06/14 11:45:00 ET",
+        chips,
+        dict(
+            game=Game.STUD_HILO,
+            unit=Unit.CHIP,
+            currency=None,
+            tournament_id="169962475",
+            buy_in="$10+$1",
+            level="I",
+            small_bet=25,
+            big_bet=50,
+        ),
+    ),
+    (
+        "PokerStars Hand #{hand_id}: Tournament #664712833, $2.00+$0.20 USD Triple Stud "
+        "(7 Card Stud Limit) - Level XXXI (250/500) - 2013/01/03 16:27:43 EET "
+        "[2013/01/03 9:27:43 ET]",
+        chips,
+        dict(
+            game=Game.STUD,
+            mix="Triple Stud",
+            level="XXXI",
+            buy_in="$2.00+$0.20 USD",
+            small_bet=250,
+            big_bet=500,
+            started_at=datetime(2013, 1, 3, 14, 27, 43, tzinfo=UTC),
+        ),
+    ),
+    (
+        "PokerStars Home Game Hand #{hand_id}: {{Dazzle's Room}} Tournament #743144019, 100+9 "
+        "8-Game (Razz Limit) - Match Round I, Level IV (30/60) - 2013/06/06 0:00:10 ET",
+        chips,
+        dict(game=Game.RAZZ, mix="8-Game", buy_in="100+9", level="IV", small_bet=30, big_bet=60),
+    ),
+    (
+        "PokerStars Hand #{hand_id}: Tournament #2010090015, $200+$15 USD Razz Limit - Level IV "
+        "(50/100) - 2010/09/09 18:27:23 ET",
+        chips,
+        dict(game=Game.RAZZ, mix=None, buy_in="$200+$15 USD", small_bet=50, big_bet=100),
+    ),
+    (
+        "PokerStars Hand #{hand_id}:  Razz Limit (10/20) - 2012/05/23 23:24:52 PT",
+        chips,
+        dict(
+            game=Game.RAZZ,
+            unit=Unit.CHIP,
+            tournament_id=None,
+            small_bet=10,
+            big_bet=20,
+            started_at=datetime(2012, 5, 24, 6, 24, 52, tzinfo=UTC),
+        ),
+    ),
+    (
+        "PokerStars Hand #{hand_id}:  7 Card Stud Limit (€0.10/€0.20 EUR) - 2012/05/23 "
+        "23:24:52 XYZ",
+        lambda c: dollars(c).replace("$", "€"),
+        dict(currency="EUR", unit=Unit.CENT, started_at=None, local_time="2012/05/23 23:24:52 XYZ"),
+    ),
+]
+
+
+@pytest.mark.parametrize("header,money,expected", HEADERS)
+def test_header_forms(header: str, money: object, expected: dict[str, object]) -> None:
+    h = one_hand(stud_hand("42", header=header, money=money))  # type: ignore[arg-type]
+    assert h.hand_id == "42"
+    for field, value in expected.items():
+        assert getattr(h, field) == value, field
+
+
+def test_header_decides_skip_without_parsing_body() -> None:
+    (issue,) = parse_text(holdem_hand("7") + "\n", source="s.txt")
+    assert isinstance(issue, ParseIssue)
+    assert (issue.kind, issue.hand_id, issue.game, issue.line) == (
+        "skipped",
+        "7",
+        "Hold'em No Limit",
+        1,
+    )
+
+
+# ------------------------------------------------------------------------------ errors
+
+
+def test_rejection_points_at_line_and_says_what_was_expected() -> None:
+    text = stud_hand().replace("Alice: checks ", "Alice: ponders")
+    (issue,) = parse_text(text, source="r.txt")
+    assert isinstance(issue, ParseIssue)
+    assert (issue.kind, issue.hand_id, issue.line, issue.column) == (
+        "rejected",
+        "1000000001",
+        32,
+        1,
+    )
+    assert "'Alice: ponders'" in issue.reason
+    assert "a check ('P: checks')" in issue.reason and "'*** RIVER ***'" in issue.reason
+
+
+def test_line_out_of_order_is_rejected() -> None:
+    text = (
+        stud_hand()
+        .replace("*** 5th STREET ***\n", "")
+        .replace("*** 6th STREET ***\n", "*** 6th STREET ***\n*** 5th STREET ***\n")
+    )
+    (issue,) = parse_text(text)
+    assert isinstance(issue, ParseIssue) and issue.kind == "rejected"
+    assert "'*** 6th STREET ***'" in issue.reason and "out of place" in issue.reason
+
+
+@pytest.mark.parametrize(
+    "old,new,words",
+    [
+        ("Bob: folds ", "Carol: folds ", "'Carol' is not seated"),
+        ("Alice: bets $0.20\nPC", "Alice: bets $0.205\nPC", "more than cents"),
+        ("Alice: bets $0.20\nPC", "Alice: bets 20\nPC", "chip amount '20'"),
+        ("Dealt to Bob [Qh]", "Dealt to Bob [Qh 2c]", "3rd-street deal of 2 cards"),
+        ("Dealt to Alice [Kd] [Kc]", "Dealt to Alice [Kd Kc]", "without a new card"),
+        ("Seat 5: Bob folded", "Seat 4: Bob folded", "not the seat list's"),
+        ("Seat 5: Bob ($3", "Seat 3: Bob ($3", "listed twice"),
+        ("Dealt to Bob [Qh]", "Dealt to Bob [Qh 2c Jd]", "two players' hole cards"),
+    ],
+)
+def test_content_errors_are_rejected(old: str, new: str, words: str) -> None:
+    text = stud_hand()
+    assert old in text
+    (issue,) = parse_text(text.replace(old, new, 1))
+    assert isinstance(issue, ParseIssue) and issue.kind == "rejected", issue
+    assert words in issue.reason
+    assert issue.line is not None and issue.hand_id == "1000000001"
+
+
+# ----------------------------------------------------------------------------- grammar
+
+
+def test_grammar_loads_and_parser_is_shared() -> None:
+    text = load_grammar("pokerstars.lark")
+    assert "HEADER" in text and "start:" in text
+    d = get_dialect("pokerstars")
+    assert d is get_dialect("pokerstars") and d.compiled is d.compiled
+    with pytest.raises(ValueError, match="unknown dialect"):
+        get_dialect("nosuchsite")
+
+
+def test_pure_lark_and_cython_agree() -> None:
+    """The optional lark-cython front end and plain lark give identical hands."""
+    pytest.importorskip("lark_cython")
+    from histkit.dialects.pokerstars import PokerStars
+
+    texts = [stud_hand(), hilo_2008(), razz_tournament(), stud_hand(pc="a: b")]
+    plain: Dialect = PokerStars(cython=False)
+    fast: Dialect = PokerStars(cython=True)
+    assert not plain.uses_cython and fast.uses_cython
+    for t in texts:
+        assert list(plain.parse(t, "x")) == list(fast.parse(t, "x"))
