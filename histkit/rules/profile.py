@@ -48,7 +48,7 @@ class FirstActTie(StrEnum):
     """Who acts first on 4th–7th when two boards rank equal."""
 
     LOWEST_SEAT = "lowest_seat"  # closest to the dealer's left (seat 1 first)
-    BY_SUIT = "by_suit"  # the board whose ranking card has the higher suit
+    LEFT_OF_BRING_IN = "left_of_bring_in"  # the first tied player clockwise from the bring-in
 
 
 class ShortAllIn(StrEnum):

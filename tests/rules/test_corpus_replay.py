@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
+import pytest
+
 from histkit.model import Game
-from histkit.rules import Code, Half, Severity, check_continuity
+from histkit.rules import POKERSTARS, Code, Half, RuleProfile, Severity, check_continuity, replay
+from histkit.rules.profile import BringInAllIn, RakeSplit
 from tests.conftest import needs_corpus
 from tests.rules.corpus import corpus_hands, corpus_items, corpus_replays, find_replay
 
@@ -138,8 +142,6 @@ def test_no_stack_continuity_false_alarm() -> None:
 
 
 def test_continuity_catches_a_changed_stack() -> None:
-    import dataclasses
-
     hands = [h for h in corpus_hands() if h.table == "Dawn II"]
     hands.sort(key=lambda h: h.started_at)
     second, third = hands[1], hands[2]
@@ -155,3 +157,30 @@ def test_continuity_catches_a_changed_stack() -> None:
     ]
     assert found[0].severity is Severity.ERROR and "gashpor" in found[0].message
     assert found[0].expected == seat.stack
+
+
+def _errors(profile: RuleProfile) -> Counter[Code]:
+    return Counter(
+        v.code for h in corpus_hands() for v in replay(h, profile).violations if v.is_error
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"bring_in_all_in": BringInAllIn.NEXT_BY_CARD}, Code.BRING_IN_WRONG_PLAYER),
+        ({"bring_in_ties_by_suit": False}, Code.BRING_IN_WRONG_PLAYER),
+        ({"suit_order": tuple(reversed(POKERSTARS.suit_order))}, Code.BRING_IN_WRONG_PLAYER),
+        ({"heads_up_uncapped": True}, Code.RAISE_CAP),
+        ({"max_raises": 4}, Code.RAISE_CAP),
+        ({"max_raises": 2}, Code.RAISE_CAP),
+        ({"open_pair_double": False}, Code.BET_SIZE),
+        ({"odd_chip_between_halves_to_high": False}, Code.ODD_CHIP),
+        ({"rake_split": RakeSplit.MAIN_FIRST}, Code.AWARD_MISMATCH),
+    ],
+    ids=lambda x: str(x) if isinstance(x, Code) else ",".join(x),
+)
+def test_each_pokerstars_choice_is_what_the_real_hands_show(change: dict, code: Code) -> None:
+    """Flip one profile choice: the real hands then disagree, so the choice is evidenced
+    (and the engine is not silently accepting anything)."""
+    assert code in _errors(dataclasses.replace(POKERSTARS, **change))
