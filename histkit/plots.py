@@ -1,0 +1,200 @@
+"""matplotlib figures of a player's session, drawn from `histkit.stats.seat_facts`.
+
+Every function takes the facts (one row per hand and player dealt in), the player, and
+an optional `ax`; it returns the Axes it drew on. Without `ax` a new `Figure` is made
+directly (no pyplot state, so it works headless under Agg and in threads); in Jupyter,
+pass `ax` from `plt.subplots()` or show `ax.figure`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from histkit.stats import (
+    CATEGORIES,
+    HILO_OUTCOMES,
+    STREETS,
+    MissingTableError,
+    category_results,
+    format_money,
+    require_single_money,
+    street_stats,
+)
+
+__all__ = [
+    "cumulative_net",
+    "results_by_category",
+    "action_frequencies",
+    "hilo_outcomes",
+    "stack_through_session",
+    "ALL_PLOTS",
+]
+
+_COLORS = {"total": "#1f4e79", "showdown": "#2e8b57", "non-showdown": "#c0504d"}
+_STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+
+
+def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 3.6)) -> Axes:
+    if ax is not None:
+        return ax
+    fig = Figure(figsize=size, layout="constrained")
+    return fig.add_subplot()
+
+
+def _player_rows(facts: pd.DataFrame, player: str) -> pd.DataFrame:
+    rows = facts[facts["player"] == player]
+    if rows.empty:
+        raise ValueError(f"no hands of player {player!r}")
+    return rows.sort_values(["started_at", "hand_id"], kind="stable")
+
+
+def _money_axis(rows: pd.DataFrame, in_big_bets: bool) -> tuple[str, Any, Any]:
+    """(column, label, tick formatter) for amounts: big bets, or the one money."""
+    if in_big_bets:
+        return "net_bb", "big bets", None
+    money = require_single_money(rows)
+    unit = "chip" if money == "chips" else "cent"
+    cur = None if unit == "chip" else money
+
+    def fmt(v: float, _pos: int) -> str:
+        return format_money(int(round(v)), unit, cur)
+
+    return "net", money, fmt
+
+
+def cumulative_net(
+    facts: pd.DataFrame, player: str, *, in_big_bets: bool = False, ax: Axes | None = None
+) -> Axes:
+    """Cumulative winnings over the player's hands: total, at showdown and without
+    showdown (the two parts add up to the total at every hand)."""
+    rows = _player_rows(facts, player)
+    col, label, fmt = _money_axis(rows, in_big_bets)
+    ax = _axes(ax)
+    x = np.arange(1, len(rows) + 1)
+    amounts = rows[col].to_numpy(dtype="float64")
+    sd = rows["showdown"].to_numpy(dtype=bool)
+    ax.plot(x, np.cumsum(amounts), color=_COLORS["total"], lw=2, label="total")
+    ax.plot(x, np.cumsum(np.where(sd, amounts, 0)), color=_COLORS["showdown"], label="showdown")
+    ax.plot(
+        x, np.cumsum(np.where(sd, 0, amounts)), color=_COLORS["non-showdown"], label="non-showdown"
+    )
+    ax.axhline(0, color="0.6", lw=0.8)
+    ax.set_xlabel("hands")
+    ax.set_ylabel(f"cumulative net ({label})")
+    ax.set_title(f"{player}: winnings over {len(rows)} hands")
+    if fmt is not None:
+        ax.yaxis.set_major_formatter(fmt)
+    ax.legend(loc="best", frameon=False)
+    return ax
+
+
+def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
+    """Big bets won per hand for each starting-hand category (hands where all three
+    3rd-street cards are known), with the number of hands on each bar."""
+    _player_rows(facts, player)
+    cr = category_results(facts=facts[facts["player"] == player])
+    ax = _axes(ax, (7.5, max(2.5, 0.35 * max(len(cr), 1) + 1.2)))
+    if cr.empty:
+        ax.text(0.5, 0.5, "no starting hands known", ha="center", va="center")
+        ax.set_axis_off()
+        return ax
+    order = {c: i for g in CATEGORIES for i, c in enumerate(CATEGORIES[g])}
+    cr = cr.assign(_o=cr["category"].map(order)).sort_values(["game", "_o"], ascending=False)
+    labels = [
+        f"{c} ({g})" if cr["game"].nunique() > 1 else c
+        for g, c in zip(cr["game"], cr["category"], strict=True)
+    ]
+    vals = cr["bb_per_hand"].to_numpy(dtype="float64")
+    y = np.arange(len(cr))
+    colors = np.where(vals >= 0, _COLORS["showdown"], _COLORS["non-showdown"])
+    ax.barh(y, vals, color=colors)
+    for yi, v, n in zip(y, vals, cr["hands"], strict=True):
+        ax.annotate(f" {n} h", (v, yi), va="center", ha="left" if v >= 0 else "right", fontsize=8)
+    ax.set_yticks(y, labels)
+    ax.axvline(0, color="0.6", lw=0.8)
+    ax.set_xlabel("big bets per hand")
+    ax.set_title(f"{player}: results by starting hand")
+    return ax
+
+
+def action_frequencies(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
+    """Per street: share of hands reaching it, aggression frequency, fold to a bet and
+    check-raise (each a fraction of its own opportunities; see docs/stats.md)."""
+    _player_rows(facts, player)
+    ss = street_stats(facts=facts[facts["player"] == player])
+    ss = ss.groupby("street", as_index=False).first()  # one money per player row set
+    ax = _axes(ax)
+    series = [
+        ("reached", "reached street", "#8faadc"),
+        ("aggression_frequency", "aggression freq.", _COLORS["total"]),
+        ("fold_to_bet", "fold to a bet", _COLORS["non-showdown"]),
+        ("check_raise", "check-raise", _COLORS["showdown"]),
+    ]
+    x = np.arange(len(STREETS))
+    w = 0.2
+    for i, (col, label, color) in enumerate(series):
+        vals = ss.set_index("street").reindex(STREETS)[col].to_numpy(dtype="float64")
+        ax.bar(x + (i - 1.5) * w, np.nan_to_num(vals), w, label=label, color=color)
+    ax.set_xticks(x, [_STREET_NAMES[s] for s in STREETS])
+    ax.set_ylim(0, 1.15)
+    ax.set_yticks(np.linspace(0, 1, 6))
+    ax.yaxis.set_major_formatter(lambda v, _p: f"{100 * v:.0f}%")
+    ax.set_title(f"{player}: actions by street")
+    ax.legend(loc="upper center", frameon=False, fontsize=8, ncols=4)
+    return ax
+
+
+def hilo_outcomes(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
+    """How the player's hi/lo showdowns were won: scooped, high only, low only, split or
+    quartered. Needs the audit's awards (`MissingTableError` otherwise)."""
+    rows = _player_rows(facts, player)
+    if not facts.attrs.get("has_awards", False):
+        raise MissingTableError("the hi/lo breakdown needs the awards table (run the audit)")
+    won = rows[rows["game"].eq("stud_hilo") & rows["won_showdown"]]
+    counts = won["hilo_outcome"].value_counts().reindex(HILO_OUTCOMES, fill_value=0)
+    ax = _axes(ax, (6, 3))
+    colors = ["#1f4e79", "#5b9bd5", "#a9d18e", "#f4b183"]
+    ax.bar(range(len(HILO_OUTCOMES)), counts.to_numpy(), color=colors)
+    ax.set_xticks(range(len(HILO_OUTCOMES)), list(HILO_OUTCOMES))
+    for i, n in enumerate(counts.to_numpy()):
+        ax.annotate(str(n), (i, n), ha="center", va="bottom")
+    ax.set_ylabel("showdowns won")
+    ax.set_title(f"{player}: hi/lo showdowns won ({int(counts.sum())})")
+    return ax
+
+
+def stack_through_session(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
+    """The player's stack after each hand (x: the player's hands in time order), one
+    line per table; one money only: chips and dollars cannot share an axis."""
+    rows = _player_rows(facts, player)
+    _, label, fmt = _money_axis(rows, in_big_bets=False)
+    ax = _axes(ax)
+    rows = rows.assign(_x=np.arange(1, len(rows) + 1))
+    for table, part in rows.groupby("table", sort=False):
+        # Each table's line starts at its first hand's starting stack.
+        xs = np.concatenate([part["_x"].to_numpy()[:1] - 1, part["_x"].to_numpy()])
+        ys = np.concatenate([part["starting_stack"].to_numpy()[:1], part["ending_stack"]])
+        ax.step(xs, ys, where="post", label=str(table), marker=".", ms=3)
+    ax.set_xlabel("hands (in time order)")
+    ax.set_ylabel(f"stack ({label})")
+    if fmt is not None:
+        ax.yaxis.set_major_formatter(fmt)
+    ax.set_title(f"{player}: stack through the session")
+    ax.legend(loc="best", frameon=False, fontsize=8, title="table")
+    return ax
+
+
+#: The report's plots in order: (title, function). hilo_outcomes may raise
+#: MissingTableError; stack/cumulative may raise MixedMoneyError.
+ALL_PLOTS = (
+    ("Winnings over the session", cumulative_net),
+    ("Stack through the session", stack_through_session),
+    ("Results by starting hand", results_by_category),
+    ("Actions by street", action_frequencies),
+    ("Hi/lo showdowns won", hilo_outcomes),
+)

@@ -1,0 +1,127 @@
+"""Plots: each returns the Axes it drew on, and what it drew is the statistics' data."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from histkit import plots
+from histkit.model import Unit
+from histkit.stats import MissingTableError, MixedMoneyError, seat_facts
+from histkit.tables import tables_from
+
+from .stud_builder import build
+from .test_stats import _awards, _hilo_hands, _long_hand
+
+
+def _facts_with_awards() -> pd.DataFrame:
+    t = tables_from([_long_hand(), *_hilo_hands()])
+    awards = _awards(
+        [
+            ("hl1", 0, "high", "A", 17),
+            ("hl1", 0, "low", "A", 16),
+            ("hl2", 0, "high", "A", 17),
+            ("hl2", 0, "low", "B", 16),
+            ("hl3", 0, "high", "A", 17),
+            ("hl3", 0, "low", "B", 8),
+            ("hl3", 0, "low", "C", 8),
+        ]
+    )
+    return seat_facts(dict(t.items()) | {"awards": awards})
+
+
+def test_cumulative_net_lines_add_up() -> None:
+    f = _facts_with_awards()
+    ax = plots.cumulative_net(f, "A")
+    lines = {ln.get_label(): ln.get_ydata() for ln in ax.get_lines() if ln.get_label()[0] != "_"}
+    assert set(lines) == {"total", "showdown", "non-showdown"}
+    a = f[f["player"] == "A"]
+    assert lines["total"][-1] == a["net"].sum()
+    np.testing.assert_array_equal(lines["showdown"] + lines["non-showdown"], lines["total"])
+    # ls1 (A's non-showdown win, +13) comes first in time; the hi/lo hands follow.
+    assert lines["non-showdown"][-1] == 13
+
+
+def test_plots_draw_on_the_given_axes_and_return_it() -> None:
+    f = _facts_with_awards()
+    for _, fn in plots.ALL_PLOTS:
+        fig = Figure()
+        ax = fig.add_subplot()
+        assert fn(f, "A", ax=ax) is ax
+        assert ax.has_data() or ax.texts
+
+
+def test_hilo_outcome_bars_are_the_counts() -> None:
+    ax = plots.hilo_outcomes(_facts_with_awards(), "B")
+    heights = [p.get_height() for p in ax.patches]
+    # B: hl2 low only, hl3 quartered (tied low with C).
+    assert heights == [0, 0, 1, 1]
+    with pytest.raises(MissingTableError):
+        plots.hilo_outcomes(seat_facts(tables_from(_hilo_hands())), "B")
+
+
+def test_results_by_category_bars() -> None:
+    win = build(
+        "k1",
+        seats="H:1:100 V:2:100",
+        cards={"H": "Qc Qd 4h", "V": "?? ?? 5s"},
+        streets={3: "V bring_in 2; H raise 2 4; V fold"},
+        uncalled=("H", 2),
+        collects="H:6",
+        hero="H",
+    )
+    f = seat_facts(tables_from([win]))
+    ax = plots.results_by_category(f, "H")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["buried pair"]
+    # +3 cents at $0.04/$0.08 = 0.375 big bets in 1 hand.
+    assert ax.patches[0].get_width() == pytest.approx(0.375)
+    empty = plots.results_by_category(f, "V")  # V's down cards are unknown
+    assert "no starting hands known" in empty.texts[0].get_text()
+
+
+def test_action_frequencies_bars() -> None:
+    f = seat_facts(tables_from([_long_hand()]))
+    ax = plots.action_frequencies(f, "A")
+    # 4 series x 5 streets; A's 4th-street check-raise bar is 1 (1 of 1).
+    assert len(ax.patches) == 20
+    check_raise = ax.patches[15:20]
+    assert check_raise[1].get_height() == 1.0
+
+
+def test_stack_and_money_refusal() -> None:
+    cash = _long_hand()
+    chips = build(
+        "tc1",
+        seats="A:1:1000 B:2:1000",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
+        streets={3: "A bring_in 20; B raise 20 40; A fold"},
+        uncalled=("B", 20),
+        collects="B:60",
+        ante=10,
+        small_bet=40,
+        big_bet=80,
+        unit=Unit.CHIP,
+        currency=None,
+        minute=5,
+    )
+    f = seat_facts(tables_from([cash]))
+    ax = plots.stack_through_session(f, "A")
+    line = ax.get_lines()[0]
+    assert list(line.get_ydata()) == [100, 113]  # starts at 100, ends at 100 + 13
+    mixed = seat_facts(tables_from([cash, chips]))
+    with pytest.raises(MixedMoneyError):
+        plots.stack_through_session(mixed, "A")
+    with pytest.raises(MixedMoneyError):
+        plots.cumulative_net(mixed, "A")
+    # In big bets, dollars and chips can share an axis.
+    ax = plots.cumulative_net(mixed, "A", in_big_bets=True)
+    total = ax.get_lines()[0].get_ydata()
+    assert total[-1] == pytest.approx(13 / 8 - 30 / 80)
+    with pytest.raises(ValueError, match="no hands of player"):
+        plots.cumulative_net(f, "nobody")
