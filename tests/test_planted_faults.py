@@ -142,6 +142,62 @@ FAULTS = [
         ),
         Code.ODD_CHIP,
     ),
+    Fault(
+        "call of the wrong amount",
+        HILO_2009,
+        "35874487284",
+        ((r"^rdiezchang: calls \$0\.02", "rdiezchang: calls $0.03"),),
+        Code.CALL_AMOUNT,
+    ),
+    Fault(
+        "check facing a bet",
+        HILO_2009,
+        "35874487284",
+        ((r"^gashpor: folds *$", "gashpor: checks "),),
+        Code.CHECK_FACING_BET,
+    ),
+    Fault(
+        "action after folding",
+        HILO_2009,
+        "35874487284",
+        ((r"^(s0rrow: folds *)$", r"\1\ngashpor: calls $0.08"),),
+        Code.ACTION_AFTER_FOLD,
+    ),
+    Fault(
+        "wrong uncalled bet returned",
+        HILO_2009,
+        "35874487284",
+        ((r"^Uncalled bet \(\$0\.08\)", "Uncalled bet ($0.06)"),),
+        Code.UNCALLED_BET,
+    ),
+    Fault(
+        "summary won amount differs from the collected line",
+        HILO_2009,
+        "35874487284",
+        ((r"^Seat 8: rdiezchang collected \(\$0\.12\)", "Seat 8: rdiezchang collected ($0.13)"),),
+        Code.SUMMARY_MISMATCH,
+    ),
+    Fault(
+        "rake taken in a tournament",
+        HILO_2023,
+        "241636097024",
+        ((r"\| Rake 0 *$", "| Rake 10"),),
+        Code.RAKE,
+    ),
+    Fault(
+        "short ante",
+        HILO_2023,
+        "241636097024",
+        ((r"^Player1: posts the ante 40", "Player1: posts the ante 30"),),
+        Code.ANTE,
+    ),
+    Fault(
+        "bring-in as large as the completion",
+        HILO_2023,
+        "241636097024",
+        ((r"^Player5: brings in for 60", "Player5: brings in for 200"),),
+        Code.BRING_IN_AMOUNT,
+    ),
 ]
 
 

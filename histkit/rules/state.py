@@ -1180,6 +1180,7 @@ class HandState:
         self._stack[u.player] += amount
         if self._stack[u.player] > 0:
             self.all_in.discard(u.player)
+        self._current_bet = self._max_street_in()  # the returned chips are no longer a bet
         self._uncalled_done = True
 
     # ----------------------------------------------------------------- settle
@@ -1211,7 +1212,8 @@ class HandState:
             known = {
                 p: cs + (self.community,) for p, cs in known.items() if self.community not in cs
             }
-        forfeits = {p for p in self.mucked | self.declined if p not in known}
+        # a mucked hand is dead; "doesn't show" is the uncontested winner's line, not a concession
+        forfeits = {p for p in self.mucked if p not in known}
         return settle_pots(
             spec=self.spec,
             profile=self.profile,
