@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from histkit.model import Hand, NoteKind, TableNote
+from histkit.model import Hand, NoteKind, TableNote, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity, Violation, money
@@ -89,10 +89,12 @@ def _compare(prev: Replay, cur: Replay) -> list[Violation]:
             continue
         if ends[p] != seat.stack:
             diff = seat.stack - ends[p]
+            # a cash player may add chips between hands and PokerStars does not write it
+            topup = diff > 0 and ch.unit is Unit.CENT
             out.append(
                 Violation(
                     code=Code.STACK_CONTINUITY,
-                    severity=Severity.ERROR,
+                    severity=Severity.WARNING if topup else Severity.ERROR,
                     hand_id=ch.hand_id,
                     street=None,
                     line=seat.line,
@@ -102,7 +104,8 @@ def _compare(prev: Replay, cur: Replay) -> list[Violation]:
                         f"{p} starts hand {ch.hand_id} with {money(seat.stack, ch.unit)}, but "
                         f"ended hand {ph.hand_id} at {ch.table} with "
                         f"{money(ends[p], ch.unit)} ({'+' if diff > 0 else '-'}"
-                        f"{money(abs(diff), ch.unit)} unexplained)."
+                        f"{money(abs(diff), ch.unit)} unexplained"
+                        + (", perhaps chips added between hands)." if topup else ").")
                     ),
                 )
             )

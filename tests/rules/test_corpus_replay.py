@@ -141,21 +141,25 @@ def test_no_stack_continuity_false_alarm() -> None:
     assert check_continuity(corpus_items()) == []
 
 
-def test_continuity_catches_a_changed_stack() -> None:
+@pytest.mark.parametrize(("delta", "severity"), [(-5, Severity.ERROR), (5, Severity.WARNING)])
+def test_continuity_catches_a_changed_stack(delta: int, severity: Severity) -> None:
+    """Chips that vanish are an error; chips that appear at a cash table may be a top-up
+    PokerStars does not write, so they are a warning."""
     hands = [h for h in corpus_hands() if h.table == "Dawn II"]
     hands.sort(key=lambda h: h.started_at)
     second, third = hands[1], hands[2]
     i, seat = next((i, s) for i, s in enumerate(second.seats) if s.player == "gashpor")
     bumped_seats = list(second.seats)
-    bumped_seats[i] = dataclasses.replace(seat, stack=seat.stack + 5)
+    bumped_seats[i] = dataclasses.replace(seat, stack=seat.stack + delta)
     bumped = dataclasses.replace(second, seats=tuple(bumped_seats))
     found = check_continuity([hands[0], bumped, *hands[2:]])
-    # 5 cents appear before the second hand, and the second hand then ends 5 cents high
+    # the stack changes before the second hand, and the second hand then ends off by delta
     assert [(v.code, v.hand_id, v.reported) for v in found] == [
-        (Code.STACK_CONTINUITY, second.hand_id, seat.stack + 5),
+        (Code.STACK_CONTINUITY, second.hand_id, seat.stack + delta),
         (Code.STACK_CONTINUITY, third.hand_id, third.seat_of("gashpor").stack),
     ]
-    assert found[0].severity is Severity.ERROR and "gashpor" in found[0].message
+    assert found[0].severity is severity and "gashpor" in found[0].message
+    assert found[1].severity is (Severity.WARNING if delta < 0 else Severity.ERROR)
     assert found[0].expected == seat.stack
 
 
