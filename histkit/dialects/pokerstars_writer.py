@@ -26,6 +26,7 @@ from histkit.model import (
     Hand,
     Muck,
     NoLowHand,
+    NoteKind,
     PotKind,
     SeatOutcome,
     SeatResult,
@@ -61,6 +62,7 @@ _STREET_NAMES = {
     Street.SEVENTH: "River",
 }
 _ET = ZoneInfo("America/New_York")
+_BLANK_NOTES = (NoteKind.JOIN, NoteKind.CONNECT, NoteKind.DISCONNECT)
 
 
 def format_amount(amount: int, unit: Unit, currency: str | None) -> str:
@@ -101,7 +103,7 @@ class _Writer:
         h = self.hand
         game = GAME_NAMES[h.game]
         when = self.date_text()
-        site = h.site or "PokerStars"
+        site = "PokerStars"  # the model's site is the dialect's id ("pokerstars")
         if h.is_tournament:
             if h.mix:
                 game = f"{h.mix} ({game})"
@@ -163,7 +165,10 @@ class _Writer:
         if isinstance(e, NoLowHand):
             return "No low hand qualified"
         if isinstance(e, TableNote):
-            return e.text
+            if e.kind is NoteKind.CHAT:  # the model keeps the message only
+                return f'{e.player} said, "{e.text}"'
+            # other notes keep the whole line; these three end in a blank at the site
+            return e.text + " " if e.kind in _BLANK_NOTES else e.text
         raise TypeError(f"cannot write event {e!r}")
 
     def pot_name(self, e: Collect) -> str:

@@ -1,0 +1,189 @@
+"""Simulated stud hands with known ground truth, written as PokerStars hand histories.
+
+    simulate(game, n_hands, ...) -> Iterator[Hand]         the hands of one session
+    simulate_with_faults(...) -> Iterator[tuple[Hand, Fault | None]]
+    write_session(path, game, n_hands, ...) -> SessionReport   text file + fault sidecar
+
+The rules engine (`histkit.rules.state.HandState`) referees every hand: the simulator
+asks it what is pending and what is legal and never carries its own copy of the rules.
+A seed gives the same hands on every machine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from histkit.dialects.pokerstars_writer import write_hand
+from histkit.model import Game, Hand
+from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.simulate.config import RakeSchedule, Stakes, parse_stakes
+from histkit.simulate.faults import FAULT_KINDS, Fault, inject_fault
+from histkit.simulate.play import SimulationError
+from histkit.simulate.session import SessionConfig, iter_played
+
+__all__ = [
+    "simulate",
+    "simulate_with_faults",
+    "write_session",
+    "SessionReport",
+    "Stakes",
+    "RakeSchedule",
+    "Fault",
+    "FAULT_KINDS",
+    "SimulationError",
+    "parse_stakes",
+    "house_profile",
+]
+
+
+def _config(
+    game: Game | str,
+    n_hands: int,
+    *,
+    players: int,
+    seed: int,
+    stakes: Stakes | str | None,
+    tournament: bool,
+    hero: str,
+    tables: int,
+    rake: RakeSchedule | None,
+    profile: RuleProfile,
+) -> SessionConfig:
+    if isinstance(stakes, str):
+        stakes = parse_stakes(stakes)
+    return SessionConfig(
+        game=Game(game),
+        n_hands=n_hands,
+        players=players,
+        seed=seed,
+        stakes=stakes,
+        tournament=tournament,
+        hero=hero,
+        tables=tables,
+        rake=rake,
+        profile=profile,
+    )
+
+
+def simulate_with_faults(
+    game: Game | str,
+    n_hands: int,
+    *,
+    players: int = 6,
+    seed: int = 0,
+    stakes: Stakes | str | None = None,
+    tournament: bool = False,
+    hero: str = "Hero",
+    faults: float = 0.0,
+    tables: int = 1,
+    rake: RakeSchedule | None = None,
+    profile: RuleProfile = POKERSTARS,
+) -> Iterator[tuple[Hand, Fault | None]]:
+    """Each hand with the fault planted in it (None for a correct hand). About `faults`
+    of the hands get one; a hand that allows no fault kind stays correct."""
+    if not 0.0 <= faults <= 1.0:
+        raise ValueError(f"faults must be a rate in [0, 1], got {faults}")
+    cfg = _config(
+        game, n_hands, players=players, seed=seed, stakes=stakes, tournament=tournament,
+        hero=hero, tables=tables, rake=rake, profile=profile,
+    )  # fmt: skip
+    schedule = rake or RakeSchedule()
+    fault_rng = random.Random(f"faults-{seed}")  # its own stream: faults never change play
+    for played in iter_played(cfg):
+        if faults and fault_rng.random() < faults:
+            planted = inject_fault(played, fault_rng, schedule)
+            if planted is not None:
+                yield planted
+                continue
+        yield played.hand, None
+
+
+def simulate(
+    game: Game | str,
+    n_hands: int,
+    *,
+    players: int = 6,
+    seed: int = 0,
+    stakes: Stakes | str | None = None,
+    tournament: bool = False,
+    hero: str = "Hero",
+    faults: float = 0.0,
+    tables: int = 1,
+    rake: RakeSchedule | None = None,
+    profile: RuleProfile = POKERSTARS,
+) -> Iterator[Hand]:
+    """`n_hands` legal hands of `game` ("stud_hilo", "stud", "razz") at `tables` tables of
+    `players` (2-8) with one `hero`; cash at `stakes` (e.g. "0.10/0.20", default
+    $0.04/$0.08) with `rake`, or a tournament in chips with rising levels."""
+    for hand, _fault in simulate_with_faults(
+        game, n_hands, players=players, seed=seed, stakes=stakes, tournament=tournament,
+        hero=hero, faults=faults, tables=tables, rake=rake, profile=profile,
+    ):  # fmt: skip
+        yield hand
+
+
+@dataclass(frozen=True, slots=True)
+class SessionReport:
+    path: Path
+    hands: int
+    faults: int
+    sidecar: Path | None
+
+
+def write_session(
+    path: str | Path,
+    game: Game | str,
+    n_hands: int,
+    *,
+    players: int = 6,
+    seed: int = 0,
+    stakes: Stakes | str | None = None,
+    tournament: bool = False,
+    hero: str = "Hero",
+    faults: float = 0.0,
+    tables: int = 1,
+    rake: RakeSchedule | None = None,
+    profile: RuleProfile = POKERSTARS,
+    sidecar: str | Path | None = None,
+    newline: str = "\n",
+    progress: Callable[[int], None] | None = None,
+) -> SessionReport:
+    """Write a session as one PokerStars text file. With `faults`, the ground truth goes
+    to `sidecar` (default: `<path>.faults.jsonl`): one JSON object per faulty hand with
+    `hand_id`, `fault`, `code` (the violation an audit must report) and `detail`.
+    `progress` is called with the number of hands written so far."""
+    path = Path(path)
+    side = Path(sidecar) if sidecar else path.with_name(path.name + ".faults.jsonl")
+    n = n_faults = 0
+    end = newline * 4
+    with ExitStack() as stack:
+        out = stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
+        truth = stack.enter_context(open(side, "w", encoding="utf-8")) if faults else None
+        for hand, fault in simulate_with_faults(
+            game, n_hands, players=players, seed=seed, stakes=stakes,
+            tournament=tournament, hero=hero, faults=faults, tables=tables, rake=rake,
+            profile=profile,
+        ):  # fmt: skip
+            out.write(write_hand(hand, newline=newline) + end)
+            n += 1
+            if fault is not None and truth is not None:
+                truth.write(json.dumps(fault.as_json()) + "\n")
+                n_faults += 1
+            if progress is not None:
+                progress(n)
+    return SessionReport(path, n, n_faults, side if faults else None)
+
+
+def house_profile(rake: RakeSchedule | None = None, base: RuleProfile = POKERSTARS) -> RuleProfile:
+    """The profile an auditor uses for simulated hands: the base rules plus the house's
+    rake ceiling, so a rake above the schedule is a RAKE violation."""
+    from dataclasses import replace
+
+    return replace(
+        base, name=f"{base.name}+rake", rake_max_percent=(rake or RakeSchedule()).percent
+    )

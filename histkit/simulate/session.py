@@ -1,0 +1,227 @@
+"""Sessions: consecutive hands at tables, stacks carried over, players leaving and joining.
+
+One hero sits at every table (the hero's hole cards are the ones written). Cash tables
+have a currency, stakes and a rake schedule; tournaments have chips, levels that rise
+every few hands and players who bust out. Everything is drawn from one seeded
+`random.Random`, so a seed gives the same hands on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from histkit.model import Action, ActionKind, Deal, Game, Hand, NoteKind, TableNote, Unit
+from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.simulate.config import (
+    NO_RAKE,
+    TOURNAMENT_LEVELS,
+    NameMaker,
+    RakeSchedule,
+    Stakes,
+    Style,
+    TableNamer,
+    random_style,
+)
+from histkit.simulate.play import HandSetup, PlayedHand, SimPlayer, play_hand
+
+__all__ = ["SessionConfig", "iter_played"]
+
+_ET = ZoneInfo("America/New_York")
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SessionConfig:
+    game: Game
+    n_hands: int
+    players: int = 6  # seats filled at each table (2..8)
+    seed: int = 0
+    stakes: Stakes | None = None
+    tournament: bool = False
+    hero: str = "Hero"
+    tables: int = 1
+    rake: RakeSchedule | None = None
+    profile: RuleProfile = POKERSTARS
+    family_pot_rate: float = 0.03  # hands where nobody folds (the deck can run out)
+    start: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= MAX_SEATS:
+            raise ValueError(f"players must be 2..{MAX_SEATS}, got {self.players}")
+        if self.n_hands < 0 or self.tables < 1:
+            raise ValueError("n_hands must be >= 0 and tables >= 1")
+
+
+class _SimTable:
+    """One table of a session: seats, stacks and the next hand's setup."""
+
+    def __init__(self, session: _Session, index: int) -> None:
+        self.session = session
+        self.rng = session.rng
+        cfg = session.cfg
+        self.max_seats = MAX_SEATS if cfg.players > 2 else 2
+        self.seats: dict[int, SimPlayer] = {}
+        self.hands_played = 0
+        self.tournament_id: str | None = None
+        self.buy_in: str | None = None
+        if cfg.tournament:
+            self.tournament_id = str(self.rng.randint(3_000_000_000, 3_900_000_000))
+            self.name = f"{self.tournament_id} {self.rng.randint(1, 40)}"
+            self.buy_in = self.rng.choice(["$0.98+$0.12 USD", "$3.00+$0.30 USD", "$9.60+$0.40 USD"])
+        else:
+            self.name = session.namer.cash()
+        seats = list(range(1, self.max_seats + 1))
+        self.rng.shuffle(seats)
+        hero_seat = seats.pop()
+        self.seats[hero_seat] = SimPlayer(
+            cfg.hero, hero_seat, self.buy_in_stack(hero=True), self.style()
+        )
+        for seat in seats[: cfg.players - 1]:
+            self.seats[seat] = self.new_player(seat)
+
+    def style(self) -> Style:
+        return random_style(self.rng)
+
+    def stakes(self) -> tuple[Stakes, str | None]:
+        cfg = self.session.cfg
+        if cfg.tournament:
+            level = TOURNAMENT_LEVELS[min(self.hands_played // 12, len(TOURNAMENT_LEVELS) - 1)]
+            return level.stakes, level.name
+        return cfg.stakes or Stakes.for_small_bet(4), None
+
+    def buy_in_stack(self, *, hero: bool = False) -> int:
+        """Cash: 10-60 big bets, sometimes a short 1-5; tournaments: the starting 1500
+        early on, later a random stack around it (players moved in from other tables)."""
+        r = self.rng
+        if self.session.cfg.tournament:
+            if self.hands_played == 0 or hero:
+                return 1500
+            return r.choice([r.randint(200, 1500), r.randint(1500, 6000)])
+        stakes, _ = self.stakes()
+        big = stakes.big_bet
+        if not hero and r.random() < 0.2:
+            return r.randint(1, 5) * big + r.randint(0, big - 1)
+        return r.randint(10, 60) * big
+
+    def new_player(self, seat: int) -> SimPlayer:
+        return SimPlayer(self.session.names.make(), seat, self.buy_in_stack(), self.style())
+
+    def play(self, hand_id: str, when: datetime) -> PlayedHand | None:
+        """Play the next hand, then let players leave and join (the notes go into it)."""
+        cfg = self.session.cfg
+        stakes, level = self.stakes()
+        players = [p for p in self.seats.values() if p.stack > 0]
+        if len(players) < 2:
+            return None
+        hero = cfg.hero if any(p.name == cfg.hero for p in players) else None
+        et = when.astimezone(_ET)
+        setup = HandSetup(
+            game=cfg.game,
+            hand_id=hand_id,
+            table=self.name,
+            max_seats=self.max_seats,
+            stakes=stakes,
+            started_at=when.astimezone(UTC),
+            local_time=f"{et:%Y/%m/%d} {et.hour}:{et:%M:%S} ET",
+            unit=Unit.CHIP if cfg.tournament else Unit.CENT,
+            currency=None if cfg.tournament else "USD",
+            rake=NO_RAKE if cfg.tournament else (cfg.rake or RakeSchedule()),
+            hero=hero,
+            tournament_id=self.tournament_id,
+            level=level,
+            buy_in=self.buy_in,
+            profile=cfg.profile,
+            family_pot=self.rng.random() < cfg.family_pot_rate,
+        )
+        played = play_hand(setup, players, self.rng)
+        self.hands_played += 1
+        for p in players:
+            p.stack = played.final_stacks[p.name]
+        return replace(played, hand=self.comings_and_goings(played.hand))
+
+    def comings_and_goings(self, hand: Hand) -> Hand:
+        """Busted players and a few others leave, empty seats fill; the site prints these
+        lines inside the hand being played, after the cards are out."""
+        cfg, r = self.session.cfg, self.rng
+        notes: list[TableNote] = []
+        for seat, p in sorted(self.seats.items()):
+            if p.name == cfg.hero:
+                continue
+            busted = p.stack == 0
+            if busted or r.random() < 0.03:
+                if cfg.tournament and busted:
+                    place = r.randint(2, 400)
+                    text = f"{p.name} finished the tournament in {_ordinal(place)} place"
+                    notes.append(TableNote(NoteKind.FINISHED, p.name, text))
+                else:
+                    notes.append(TableNote(NoteKind.LEAVE, p.name, f"{p.name} leaves the table"))
+                del self.seats[seat]
+        want = cfg.players
+        for seat in range(1, self.max_seats + 1):
+            if len(self.seats) >= want:
+                break
+            if seat not in self.seats and r.random() < 0.5:
+                newcomer = self.new_player(seat)
+                self.seats[seat] = newcomer
+                text = f"{newcomer.name} joins the table at seat #{seat}"
+                notes.append(TableNote(NoteKind.JOIN, newcomer.name, text))
+        if not notes:
+            return hand
+        events = list(hand.events)
+        # after the 3rd-street deals and before the summary lines of the pot
+        first = next(i for i, e in enumerate(events) if isinstance(e, Deal)) + 1
+        last = max(
+            (
+                i
+                for i, e in enumerate(events)
+                if isinstance(e, Action) and e.kind is not ActionKind.ANTE
+            ),
+            default=first,
+        )
+        for note in notes:
+            events.insert(r.randint(first, max(first, last)), note)
+        return replace(hand, events=tuple(events))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class _Session:
+    def __init__(self, cfg: SessionConfig) -> None:
+        self.cfg = cfg
+        self.rng = random.Random(cfg.seed)
+        self.names = NameMaker(self.rng, {cfg.hero})
+        self.namer = TableNamer(self.rng)
+        start = cfg.start or datetime(2024, 6, 3, 14, 0, tzinfo=UTC) + timedelta(
+            days=self.rng.randint(0, 60), seconds=self.rng.randint(0, 36_000)
+        )
+        self.clock = start
+        self.next_id = self.rng.randint(200_000_000_000, 250_000_000_000)
+
+    def hands(self) -> Iterator[PlayedHand]:
+        tables = [_SimTable(self, i) for i in range(self.cfg.tables)]
+        done = 0
+        while done < self.cfg.n_hands:
+            for i, table in enumerate(tables):
+                if done >= self.cfg.n_hands:
+                    break
+                self.next_id += self.rng.randint(1, 40_000)
+                self.clock += timedelta(seconds=self.rng.randint(20, 120) // len(tables))
+                played = table.play(str(self.next_id), self.clock)
+                hero_in = any(p.name == self.cfg.hero and p.stack > 0 for p in table.seats.values())
+                if played is None or not hero_in:
+                    tables[i] = _SimTable(self, i)  # the hero busted: a new table
+                if played is not None:
+                    done += 1
+                    yield played
+
+
+def iter_played(cfg: SessionConfig) -> Iterator[PlayedHand]:
+    """Every hand of the session, in the order played (tables interleaved)."""
+    return _Session(cfg).hands()
