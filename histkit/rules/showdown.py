@@ -32,20 +32,3 @@ def low(spec: GameSpec, cards: Sequence[Card]) -> int | None:
         return None if v is None else int(v)
     return int(ev.razz_value(list(cards)))
 
-
-def board_rank(up: Sequence[Card], *, best_high: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Rank of 1–4 exposed cards for who acts first; larger acts first.
-
-    Only pairs, trips and quads count (no straights or flushes) and suits never break a
-    tie. Stud/hi-lo: the best high board (ace high). Razz: the best low board (ace low,
-    any unpaired board beats any paired one)."""
-    ranks = [int(c.rank) if best_high else c.rank.low for c in up]
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda rc: (-rc[1], -rc[0]))
-    pattern = tuple(n for _, n in groups)
-    order = tuple(r for r, _ in groups)
-    if best_high:
-        return pattern, order
-    return tuple(-n for n in pattern), tuple(-r for r in order)

@@ -811,8 +811,10 @@ class HandState:
         boards = {p: self.up_cards(p) for p in pool}
         if any(not b for b in boards.values()):
             return None
-        high = self.spec.board_best_high
-        values = {p: showdown.board_rank(b, best_high=high) for p, b in boards.items()}
+        from histkit import evaluate as ev
+
+        rank = ev.board_high_value if self.spec.board_best_high else ev.board_low_value
+        values = {p: rank(b) for p, b in boards.items()}
         best = max(values.values())
         tied = [p for p in pool if values[p] == best]
         if len(tied) == 1 or self.profile.first_act_tie is FirstActTie.LOWEST_SEAT:
