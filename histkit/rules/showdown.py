@@ -31,4 +31,3 @@ def low(spec: GameSpec, cards: Sequence[Card]) -> int | None:
         v = ev.low8_value(list(cards))
         return None if v is None else int(v)
     return int(ev.razz_value(list(cards)))
-

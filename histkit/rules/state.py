@@ -29,12 +29,11 @@ from histkit.model import (
     Show,
     Street,
     StreetStart,
-    TableNote,
     UncalledBet,
     Unit,
 )
 from histkit.rules import showdown
-from histkit.rules.games import GameSpec, HighLow, spec_for
+from histkit.rules.games import GameSpec, spec_for
 from histkit.rules.pots import Settlement, settle_pots
 from histkit.rules.profile import BringInAllIn, FirstActTie, RuleProfile, ShortAllIn
 from histkit.rules.violations import Code, Severity, Violation, money
@@ -133,7 +132,6 @@ class HandState:
         self.street: Street | None = None
         self._phase = "antes"  # antes | deal | bet | over
         self._dealt_this_street: set[str] = set()
-        self._betting_open = False
         self._acted: set[str] = set()
         self._current_bet = 0
         self._wagers = 0
@@ -143,7 +141,6 @@ class HandState:
         self._bring_in_due = False
         self._first: str | None = None
         self._last_actor: str | None = None
-        self._capped_seen = False
         self._uncalled_done = False
         self.shown: dict[str, tuple[Card, ...]] = {}
         self.mucked: set[str] = set()
@@ -469,8 +466,7 @@ class HandState:
             self._capped_line()
         elif isinstance(event, DoubleBetAllowed):
             self._double_line()
-        elif isinstance(event, TableNote):
-            pass
+        # TableNote (chat, joins, ...) is part of the record, not of the play
         return self.violations[before:]
 
     # antes --------------------------------------------------------------------
@@ -488,16 +484,14 @@ class HandState:
         if self.ante is None and not a.all_in:
             self.ante = a.amount  # the header does not state the ante: the first full one does
         expected = self.ante
-        if expected is not None:
-            if a.all_in and a.amount == stack and stack <= expected:
-                pass
-            elif a.amount != expected:
-                self._v(
-                    Code.ANTE,
-                    f"{p} posts an ante of {self.m(a.amount)}, but the ante is {self.m(expected)}.",
-                    expected=expected,
-                    reported=a.amount,
-                )
+        short_all_in = a.all_in and a.amount == stack and expected is not None and stack <= expected
+        if expected is not None and not short_all_in and a.amount != expected:
+            self._v(
+                Code.ANTE,
+                f"{p} posts an ante of {self.m(a.amount)}, but the ante is {self.m(expected)}.",
+                expected=expected,
+                reported=a.amount,
+            )
         self._antes[p] = a.amount
         self._put(p, a.amount, a.all_in, what="ante")
         self._street_in[p] = 0  # antes are dead money, not part of the street total
@@ -526,15 +520,11 @@ class HandState:
         self._current_bet = 0
         self._wagers = 0
         self._inc = self.small_bet if street <= Street.FOURTH else self.big_bet
-        self._betting_open = False
         self._last_actor = None
         self._first = None
-        self._capped_seen = False
         self._uncalled_done = False
         if community is not None:
             self._community(street, community)
-        elif street == Street.SEVENTH and self._community_needed(street):
-            pass  # the dealing events will tell; checked when betting opens
 
     def _finish_antes(self) -> None:
         self._phase = "deal"
@@ -742,7 +732,6 @@ class HandState:
                 f"{self._street_name()}; the cap is {self.profile.cap(len(self.live) == 2)}.",
                 severity=Severity.WARNING,
             )
-        self._capped_seen = True
 
     def _double_line(self) -> None:
         if not self._double_allowed():
@@ -757,7 +746,6 @@ class HandState:
         if self._phase != "deal" or self.street is None:
             return
         self._phase = "bet"
-        self._betting_open = True
         if self.street == Street.SEVENTH and self.community is None:
             if self._community_needed(Street.SEVENTH) and not self._dealt_this_street:
                 self._v(
@@ -900,8 +888,6 @@ class HandState:
         elif kind in _WAGERS:
             self._wager(a)
         self._last_actor = p
-        if self._round_complete() and self._phase == "bet":
-            self._on_round_end()
 
     def _bring_in_desc(self) -> str:
         p = self._bring_in_player
@@ -921,13 +907,11 @@ class HandState:
 
     def _bring_in(self, a: Action) -> None:
         p = a.player
-        if self.street != Street.THIRD or not self._bring_in_due:
-            if self.street == Street.THIRD and self._bring_in_player is None and self._wagers == 0:
-                pass  # bring-in not checkable (an up card was unknown)
-            else:
-                self._v(Code.BRING_IN_AMOUNT, f"{p} brings in when no bring-in is due.")
-        elif p != self._bring_in_player and self._bring_in_player is not None:
-            pass  # already reported as BRING_IN_WRONG_PLAYER
+        # a wrong player was reported by the turn check; an unknown up card leaves the
+        # bring-in player unknown (nothing to check)
+        unknown = self._bring_in_player is None and self._wagers == 0
+        if self.street != Street.THIRD or not (self._bring_in_due or unknown):
+            self._v(Code.BRING_IN_AMOUNT, f"{p} brings in when no bring-in is due.")
         self._bring_in_due = False
         amount = a.amount
         stack = self._stack[p]
@@ -1126,10 +1110,6 @@ class HandState:
                 reported=chips,
             )
 
-    def _on_round_end(self) -> None:
-        """The betting round is over: nothing to do until the next street or an uncalled
-        bet line; kept as a hook so the round closes exactly once."""
-
     def _close_round(self) -> None:
         """A street ends (next street, showdown, or collection): check what was missed."""
         if self._phase == "deal" and self.street is not None:
@@ -1228,7 +1208,3 @@ class HandState:
             forfeits=forfeits,
             evaluator=showdown,
         )
-
-
-def is_hilo(spec: GameSpec) -> bool:
-    return spec.pots is HighLow.HILO
