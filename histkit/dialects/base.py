@@ -206,11 +206,34 @@ def _cache_dir() -> Path | None:
     return root
 
 
+def _drop_stale_caches(root: Path, stem: str, flavour: str, keep: str) -> None:
+    """Remove this grammar's caches from earlier grammar or lark versions."""
+    for old in root.glob(f"{stem}-*-{flavour}.cache"):
+        if old.name != keep:
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+
+class _Kids:
+    """What an inlined helper rule reduces to: Lark only reads `.children` to splice it
+    into its parent, so a slotted holder is enough (cheaper than a lark Tree)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+
 class _Tokens(lark.Transformer):
     """Hands the parsed line tokens back in order: the grammar only checks their order."""
 
     def start(self, children: list[Any]) -> list[Any]:
         return children
+
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        return _Kids(children)
 
 
 _GROUP_TAG = re.compile(r"\(\?P<[A-Za-z0-9]+_")
@@ -263,6 +286,7 @@ def _compile(grammar_file: str, header_terminal: str, cython: bool) -> _Compiled
             flavour = "cython" if cython else "py"
             name = f"{Path(grammar_file).stem}-{digest}-lark{lark.__version__}-{flavour}.cache"
             opts["cache"] = str(cache / name)
+            _drop_stale_caches(cache, Path(grammar_file).stem, flavour, name)
         parser = lark.Lark(text, **opts)
         line_regex = {}
         for t in parser.terminals:
@@ -363,6 +387,8 @@ class Dialect:
     def __init__(self, *, cython: bool | None = None) -> None:
         self._cython = _want_cython() if cython is None else cython
         self._compiled_cache: _Compiled | None = None
+        # (amount text, unit) -> minor units; shared by the hands this dialect parses
+        self._money_memo: dict[tuple[str, Unit], int] = {}
 
     # -- resources -------------------------------------------------------------------
 
@@ -631,7 +657,7 @@ class HandBuilder:
         self.pot: dict[str, Any] | None = None
         self.board: tuple[Card, ...] = ()
         self.summary_line = 0
-        self._money: dict[str, int] = {}
+        self._money = dialect._money_memo
 
     # -- driver ----------------------------------------------------------------------
 
@@ -689,7 +715,8 @@ class HandBuilder:
     def money(self, text: str, line: int) -> int:
         """An amount as written -> integer minor units of this hand. A currency symbol
         must be present exactly when the hand is in money (never guessed)."""
-        cached = self._money.get(text)
+        key = (text, self.unit)
+        cached = self._money.get(key)
         if cached is not None:
             return cached
         has_symbol = text.startswith(self.symbols) if self.symbols else False
@@ -707,7 +734,9 @@ class HandBuilder:
             if dot and frac.strip("0"):
                 raise HandError(f"chip amount {text!r} is not a whole number", line)
             value = int(whole)
-        self._money[text] = value
+        if len(self._money) > 100_000:  # amounts repeat a lot; keep the memo bounded
+            self._money.clear()
+        self._money[key] = value
         return value
 
     def seated(self, name: str, line: int) -> str:
