@@ -18,6 +18,7 @@ importable (`histkit[fast]`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -210,10 +211,8 @@ def _drop_stale_caches(root: Path, stem: str, flavour: str, keep: str) -> None:
     """Remove this grammar's caches from earlier grammar or lark versions."""
     for old in root.glob(f"{stem}-*-{flavour}.cache"):
         if old.name != keep:
-            try:
+            with contextlib.suppress(OSError):
                 old.unlink()
-            except OSError:
-                pass
 
 
 class _Kids:
