@@ -135,7 +135,8 @@ def frames(tables: Any) -> dict[str, pd.DataFrame]:
     duplicates = sorted(out["hands"].loc[dup, "hand_id"].unique().tolist())
     if duplicates:
         out = {name: _first_copy(name, df) for name, df in out.items()}
-    out["hands"].attrs["duplicates"] = duplicates
+    earlier = out["hands"].attrs.get("duplicates", [])  # frames of frames keep the note
+    out["hands"].attrs["duplicates"] = sorted(set(earlier) | set(duplicates))
     return out
 
 

@@ -1,0 +1,58 @@
+"""`histkit report PATH... -o report.html`: one self-contained HTML session report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from histkit.cli import EXIT_OK, UsageError, existing_paths
+from histkit.commands.stats import GAMES, _date
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "report",
+        help="a self-contained HTML session report with plots",
+        description=(
+            "Write one HTML file (plots embedded, no external references) with a player's "
+            "summary, plots, the biggest pots won and lost replayed street by street, and "
+            "the audit's violations. The player defaults to the hands' hero."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="hand histories or Parquet folders")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument("--player", metavar="NAME", help="the player to report on (default: hero)")
+    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
+    p.add_argument("--table", metavar="NAME", help="only this table")
+    p.add_argument("--since", metavar="DATE", help="hands from this date/time on (ISO, UTC)")
+    p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
+    p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")
+    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from histkit.report import build_report
+    from histkit.stats import Filters, load
+
+    paths = existing_paths(args.paths)
+    if args.top < 0:
+        raise UsageError("--top must be 0 or more")
+    filters = Filters(
+        game=GAMES[args.game] if args.game else None,
+        stakes=args.stakes,
+        table=args.table,
+        since=_date(args.since, "--since"),
+        until=_date(args.until, "--until"),
+    )
+    try:
+        tables = load([str(p) for p in paths], audit=True, dialect=args.dialect)
+        html = build_report(tables, args.player, filters=filters, top=args.top)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    Path(args.output).write_text(html, encoding="utf-8")
+    print(f"Wrote {args.output} ({len(html) // 1024:,} KiB).", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,160 @@
+"""The HTML report: every plot embedded, nothing external, the pots replayed, the audit."""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from histkit.report import build_report, hand_replay
+from histkit.stats import frames
+from histkit.tables import tables_from
+
+from .conftest import needs_corpus
+from .test_stats import _awards, _hilo_hands, _long_hand
+
+_DATA_IMG = re.compile(r'<img [^>]*src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
+
+
+def _audited_frames() -> dict:
+    t = tables_from([_long_hand(), *_hilo_hands()])
+    awards = _awards(
+        [
+            ("ls1", 0, "whole", "A", 26),
+            ("hl1", 0, "high", "A", 17),
+            ("hl1", 0, "low", "A", 16),
+            ("hl2", 0, "high", "A", 17),
+            ("hl2", 0, "low", "B", 16),
+            ("hl3", 0, "high", "A", 17),
+            ("hl3", 0, "low", "B", 8),
+            ("hl3", 0, "low", "C", 8),
+        ]
+    )
+    violations = pd.DataFrame(
+        [
+            {
+                "hand_id": "hl3",
+                "code": "ODD_CHIP",
+                "severity": "error",
+                "street": 7,
+                "line": 40,
+                "expected": "B 9",
+                "reported": "B 8",
+                "message": "the odd chip of the low half went to the wrong <player>",
+            }
+        ]
+    )
+    return dict(t.items()) | {"awards": awards, "violations": violations}
+
+
+def assert_self_contained(text: str) -> None:
+    """No reference outside the file: every src/href is a data: URI or an #anchor."""
+    for m in re.finditer(r'(?:src|href)\s*=\s*["\']([^"\']*)', text, re.I):
+        assert m.group(1).startswith(("data:", "#")), m.group(0)[:80]
+    assert not re.search(r"<(link|script|iframe|object|embed)\b", text, re.I)
+    assert not re.search(r"url\(\s*['\"]?(?!data:)", text, re.I)
+    assert "@import" not in text
+    assert not re.search(r"https?://", text)
+
+
+def test_report_embeds_every_plot_and_nothing_external() -> None:
+    text = build_report(_audited_frames(), "A")
+    assert_self_contained(text)
+    imgs = _DATA_IMG.findall(text)
+    # Five plots: cumulative net, stack, categories, actions by street, hi/lo outcomes.
+    assert len(imgs) == 5
+    for b64 in imgs:
+        root = ET.fromstring(base64.b64decode(b64))
+        assert root.tag.endswith("svg")
+    assert len(re.findall(r"<img ", text)) == 5
+    for caption in ("Winnings over the session", "Hi/lo showdowns won", "Actions by street"):
+        assert caption in text
+
+
+def test_report_summary_pots_and_violations() -> None:
+    text = build_report(_audited_frames(), "A", top=2)
+    # A: ls1 +13 plus 3 hi/lo hands (+22, +6, +6 ... see the awards) -> summary row.
+    assert "Session report: A" in text and "Hands dealt" in text
+    # Biggest pot won is hl1 (scoop: 33 - 11 = +22); ls1 (+13) is second.
+    won = text[text.index("Biggest pots won") : text.index("Biggest pots lost")]
+    assert won.index("Hand #hl1") < won.index("Hand #ls1")
+    assert "completes to $0.04" in won and "raises to $0.08" in won
+    assert "4th street" in won and "Showdown" in won
+    assert "main pot high: A paid $0.17 (engine $0.17)" in text
+    # The violation is listed, with the message escaped.
+    assert "ODD_CHIP" in text and "wrong &lt;player&gt;" in text
+    assert "1 violation record in 1 of 4 hands" in text
+
+
+def test_report_without_audit_says_so_and_defaults_to_the_hero() -> None:
+    t = tables_from([_long_hand()])
+    text = build_report(t)
+    assert "not audited" in text
+    assert "Session report: " in text  # no hero in ls1: the player with most hands
+    assert_self_contained(text)
+
+
+def test_hand_replay_reads_like_the_hand() -> None:
+    fr = frames(tables_from([_long_hand()]))
+    text = re.sub(r"<[^>]+>", "", hand_replay(fr, "ls1"))
+    assert "2 antes of $0.01" in text
+    assert "A brings in for $0.02; B completes to $0.04; A calls $0.02" in text
+    assert "A checks; B bets $0.04; A raises to $0.08; B calls $0.04" in text
+    assert "A bets $0.08; B folds" in text
+    assert "A collected $0.26" in text
+
+
+@needs_corpus
+def test_report_on_real_hands(corpus_dir: Path, tmp_path: Path) -> None:
+    from histkit.cli import main
+
+    out = tmp_path / "r.html"
+    assert main(["report", str(corpus_dir), "--player", "s0rrow", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert_self_contained(text)
+    assert len(_DATA_IMG.findall(text)) == 5
+    # stud-hi/7-Stud-USD-0.04-0.08-200911.txt #35874081088: s0rrow (the bring-in, 2s)
+    # completes, MasterTrini1 raises; s0rrow wins $1.04, net +$0.59 - his biggest pot.
+    won = text[text.index("Biggest pots won") : text.index("Biggest pots lost")]
+    assert "Hand #35874081088" in won
+    assert "s0rrow completes to $0.04" in won and "MasterTrini1 raises to $0.08" in won
+    assert "The audit found no violation" in text
+    # #35874676388 is in two corpus files: counted once, and the report says so.
+    assert "appeared more than once" in text and "#35874676388" in text
+
+
+def test_report_cli_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from histkit.cli import main
+
+    assert main(["report", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "r.html")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no /usr/bin/chromium")
+def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
+    html = tmp_path / "r.html"
+    html.write_text(build_report(_audited_frames(), "A"), encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            f"--screenshot={shot}",
+            "--window-size=1200,3000",
+            html.as_uri(),
+        ],
+        check=True,
+        timeout=120,
+        capture_output=True,
+    )
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
