@@ -5,8 +5,8 @@ for everything else: a hand of another game (skipped), a stud hand that cannot b
 text between hands, an empty, binary or unreadable file (rejected). One bad hand never
 costs the good ones, and nothing raises for bad input.
 
-Memory is bounded by one file's text: files are read one at a time and their hands are
-produced by a generator over hand blocks.
+Streaming: files are read one at a time, line by line, and each hand is produced as soon
+as its block ends, so memory is bounded by a hand, not by a file or a folder.
 """
 
 from __future__ import annotations
@@ -48,26 +48,25 @@ def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 def iter_hands(
     paths: Iterable[str | Path], *, dialect: str | Dialect = "pokerstars"
 ) -> Iterator[Hand | ParseIssue]:
-    """Every hand and issue of the given files or folders, in input order."""
+    """Every hand and issue of the given files or folders, in input order.
+
+    Files are read line by line and hands are yielded as their blocks end, so memory is
+    bounded by one hand, not by the file."""
     d = get_dialect(dialect)
     for path in iter_files(paths):
         source = str(path)
         try:
             if not path.exists():
-                raise FileNotFoundError("no such file or folder")
+                raise FileNotFoundError(2, "no such file or folder")
             if not path.is_file():
-                raise OSError("not a regular file")
+                raise OSError(21, "not a regular file")
             with open(path, "rb") as f:
-                data = f.read()
-            text = d.decode(data)
+                yield from d.parse(d.lines(f), source)
         except UnreadableFile as e:
-            yield ParseIssue(source, None, None, None, "rejected", f"unreadable file: {e}")
-            continue
+            yield ParseIssue(source, e.line, None, None, "rejected", f"unreadable file: {e}")
         except OSError as e:
             why = e.strerror or str(e)
             yield ParseIssue(source, None, None, None, "rejected", f"cannot read file: {why}")
-            continue
-        yield from d.parse(text, source)
 
 
 def parse_text(

@@ -107,7 +107,7 @@ def test_binary_file_is_reported_and_the_next_file_still_read(tmp_path: Path) ->
     issue, hand = items
     assert isinstance(issue, ParseIssue) and isinstance(hand, Hand)
     assert issue.source_file == str(binary) and issue.kind == "rejected"
-    assert "binary" in issue.reason and issue.line is None
+    assert "binary" in issue.reason and issue.line == 2  # "\\x89PNG" alone reads as text
     assert hand.hand_id == "9" and hand.source.file == str(good)
 
 
@@ -159,3 +159,19 @@ def test_crlf_lf_and_cr_give_the_same_hands(tmp_path: Path) -> None:
 def test_bom_inside_concatenated_files() -> None:
     text = stud_hand("1") + "\n\ufeff" + stud_hand("2")
     assert kinds(parse_text(text)) == ["1", "2"]
+
+
+def test_binary_tail_keeps_the_hands_before_it(tmp_path: Path) -> None:
+    data = stud_hand("1").encode() + b"\n" + b"\x00\x01garbage\xff\n" + stud_hand("2").encode()
+    items = list(iter_hands([write(tmp_path, "tail.txt", data)]))
+    assert kinds(items) == ["1", "rejected:None"]
+    issue = items[1]
+    assert isinstance(issue, ParseIssue) and issue.line == 47
+    assert "binary data" in issue.reason and "line 47" in issue.reason
+
+
+def test_huge_junk_file_is_one_issue(tmp_path: Path) -> None:
+    junk = "".join(f"log line {i}\n\n" for i in range(5000)).encode()
+    (issue,) = list(iter_hands([write(tmp_path, "log.txt", junk)]))
+    assert isinstance(issue, ParseIssue)
+    assert issue.line == 1 and "lines 1-9999" in issue.reason and "'log line 0'" in issue.reason

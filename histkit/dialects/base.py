@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, BinaryIO, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import lark
@@ -120,7 +121,12 @@ class HandError(ValueError):
 
 
 class UnreadableFile(ValueError):
-    """The bytes are not text in any encoding we accept (binary, NUL bytes)."""
+    """The bytes are not text in any encoding we accept (binary, NUL bytes); `line` is
+    where reading stopped when the file began as text."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 # ----------------------------------------------------------------------------- decoding
@@ -409,21 +415,60 @@ class Dialect:
 
     # -- splitting -------------------------------------------------------------------
 
-    def blocks(self, text: str) -> Iterator[HandBlock]:
-        """Split text into hand blocks: a blank line ends a block, and a header line
-        starts a new one even without a blank line before it (concatenated files)."""
+    def lines(self, f: BinaryIO) -> Iterator[str]:
+        """A binary file's lines, decoded one at a time (memory stays flat however big the
+        file): UTF-16 when it starts with a BOM, else each line as UTF-8 or, failing
+        that, the site's legacy encoding. Binary data raises `UnreadableFile` naming the
+        line; the lines before it have been produced already."""
+        head = f.read(2)
+        f.seek(0)
+        if head in _BOMS_UTF16:
+            text = io.TextIOWrapper(f, encoding="utf-16", newline=None)
+            try:
+                for line in text:
+                    yield line.rstrip("\n")
+            except UnicodeDecodeError as e:
+                raise UnreadableFile(f"invalid UTF-16 text ({e.reason})") from None
+            finally:
+                text.detach()
+            return
+        fallback = self.fallback_encoding
+        for no, raw in enumerate(f, 1):
+            if _BINARY_BYTES.search(raw):
+                raise UnreadableFile(f"binary data, not a text hand history (line {no})", no)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                try:
+                    line = raw.decode(fallback)
+                except UnicodeDecodeError:
+                    raise UnreadableFile(
+                        f"neither UTF-8 nor {fallback} text (line {no})", no
+                    ) from None
+            line = line.rstrip("\r\n")
+            if "\r" in line:  # old Mac line ends: one physical line holds several
+                yield from line.split("\r")
+            else:
+                yield line
+
+    def blocks(self, text: str | Iterable[str]) -> Iterator[HandBlock]:
+        """Split text (or its lines) into hand blocks: a blank line ends a block, and a
+        header line starts a new one even without a blank line before it."""
         header = self.compiled.header
         starts = self.hand_start
         cur: list[str] = []
         start = 0
-        for no, line in enumerate(text.split("\n"), 1):
+        lines = text.split("\n") if isinstance(text, str) else text
+        for no, line in enumerate(lines, 1):
             if not line or line.isspace():
                 if cur:
                     yield HandBlock(start, cur)
                     cur = []
                 continue
-            if line[0] == "\ufeff":  # a BOM left inside concatenated files
+            if line[0] == "\ufeff":  # a BOM at the start of a file, or inside concatenated files
                 line = line.lstrip("\ufeff")
+                if not line or line.isspace():
+                    continue
             if cur and line.startswith(starts) and header.match(line + "\n"):
                 yield HandBlock(start, cur)
                 cur = []
@@ -435,29 +480,29 @@ class Dialect:
 
     # -- parsing ---------------------------------------------------------------------
 
-    def parse(self, text: str, source: str) -> Iterator[Hand | ParseIssue]:
-        """Every hand or issue of one file's text, in order. Runs of text that are not
-        hands are reported once per run; an empty text is reported as such."""
-        junk: list[HandBlock] = []
+    def parse(self, text: str | Iterable[str], source: str) -> Iterator[Hand | ParseIssue]:
+        """Every hand or issue of one file's text (or lines), in order. A run of text that
+        is not hands is reported once; an empty text is reported as such."""
+        junk: list[HandBlock] = []  # first and last block of the current run
+        junk_lines = 0
         seen = False
         for block in self.blocks(text):
             seen = True
             result = self.parse_block(block, source)
             if result is None:
-                junk.append(block)
+                junk[1:] = [block]
+                junk_lines += len(block.lines)
                 continue
             if junk:
-                yield self._junk_issue(junk, source)
-                junk = []
+                yield self._junk_issue(junk[0], junk[-1], junk_lines, source)
+                junk, junk_lines = [], 0
             yield result
         if junk:
-            yield self._junk_issue(junk, source)
+            yield self._junk_issue(junk[0], junk[-1], junk_lines, source)
         if not seen:
             yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
 
-    def _junk_issue(self, junk: list[HandBlock], source: str) -> ParseIssue:
-        first, last = junk[0], junk[-1]
-        n = sum(len(b.lines) for b in junk)
+    def _junk_issue(self, first: HandBlock, last: HandBlock, n: int, source: str) -> ParseIssue:
         lines = (
             f"line {first.start_line}" if n == 1 else f"lines {first.start_line}-{last.end_line}"
         )
