@@ -456,3 +456,49 @@ def test_mucked_hand_without_cards_is_an_info_record_never_a_guess() -> None:
     assert r.ok, [v.message for v in r.violations]
     assert [v.code for v in r.infos] == [Code.UNCHECKABLE_SHOWDOWN]
     assert "A" in r.infos[0].message
+
+
+def test_first_to_act_best_board_in_stud_lowest_in_razz() -> None:
+    ups = {"A": ("Ac", "Kd"), "B": ("4c", "4d"), "C": ("3s", "2h")}
+    for game, first in ((Game.STUD, "B"), (Game.STUD_HILO, "B"), (Game.RAZZ, "C")):
+        seats = [(i + 1, p, 100) for i, p in enumerate(ups)]
+        st = _state(game, seats)
+        b = HandBuilder(game)
+        for n, p, s in seats:
+            b.seat(n, p, s)
+        b.antes(1).start(3).deals(**{p: "?? ?? " + u[0] for p, u in ups.items()})
+        _feed(st, b)
+        while (pend := st.pending()).kind is PendingKind.ACTION:
+            lg = st.legal()
+            kind = ActionKind.BRING_IN if lg.bring_in else ActionKind.CALL
+            st.apply(Action(Street.THIRD, pend.player, kind, lg.bring_in or lg.call or 0))
+        st.apply(StreetStart(Street.FOURTH))
+        for p, u in ups.items():
+            st.apply(Deal(Street.FOURTH, p, (_card(u[1]),), (True,)))
+        # stud: a pair of fours beats ace-king; razz: 3-2 is the best low, the pair worst
+        assert st.pending().player == first, game
+        wrong = next(p for p in ups if p != first)
+        v = st.apply(Action(Street.FOURTH, wrong, ActionKind.CHECK))
+        assert [x.code for x in v] == [Code.OUT_OF_TURN] and first in v[0].message
+
+
+def test_seventh_card_dealt_up_and_a_shown_hand_that_contradicts_the_board() -> None:
+    b = tie_high_stud()
+    events = list(b.events)
+    i = next(
+        k
+        for k, e in enumerate(events)
+        if isinstance(e, Deal) and e.street == Street.SEVENTH and e.player == "A"
+    )
+    events[i] = dataclasses.replace(events[i], up=(True,))
+    j = next(k for k, e in enumerate(events) if type(e).__name__ == "Show" and e.player == "B")
+    shown = list(events[j].cards)
+    shown[3] = _card("As")  # B's 4th-street up card was the 8 of spades
+    events[j] = dataclasses.replace(events[j], cards=tuple(shown))
+    b.events = events
+    b.collect("B", 5).collect("A", 4)
+    r = replay(b.summary(9).build())
+    codes = [v.code for v in r.violations]
+    assert codes.count(Code.CARD_INCONSISTENT) == 2
+    assert any("dealt up" in v.message for v in r.violations)
+    assert any("8s" in v.message and "As" in v.message for v in r.violations)
