@@ -107,7 +107,7 @@ def test_binary_file_is_reported_and_the_next_file_still_read(tmp_path: Path) ->
     issue, hand = items
     assert isinstance(issue, ParseIssue) and isinstance(hand, Hand)
     assert issue.source_file == str(binary) and issue.kind == "rejected"
-    assert "binary" in issue.reason and issue.line == 2  # "\\x89PNG" alone reads as text
+    assert "binary" in issue.reason and issue.line == 2  # the PNG signature line reads as text
     assert hand.hand_id == "9" and hand.source.file == str(good)
 
 

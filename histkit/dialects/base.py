@@ -540,7 +540,7 @@ class Dialect:
                 None,
                 hand_id,
                 "skipped",
-                f"not a stud-family game: {game_text}",
+                f"other game: {game_text}",
                 game=game_text,
             )
         try:

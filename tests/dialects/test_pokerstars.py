@@ -508,3 +508,49 @@ def test_pure_lark_and_cython_agree() -> None:
     assert not plain.uses_cython and fast.uses_cython
     for t in texts:
         assert list(plain.parse(t, "x")) == list(fast.parse(t, "x"))
+
+
+@pytest.mark.parametrize(
+    "line,kind,player",
+    [
+        ("Bob leaves the table ", NoteKind.LEAVE, "Bob"),
+        ("new guy joins the table at seat #7 ", NoteKind.JOIN, "new guy"),
+        ("Bob is sitting out", NoteKind.SIT_OUT, "Bob"),
+        ("Bob: sits out ", NoteKind.SIT_OUT, "Bob"),
+        ("Bob has returned", NoteKind.RETURN, "Bob"),
+        ("Alice is connected ", NoteKind.CONNECT, "Alice"),
+        ("Alice is disconnected ", NoteKind.DISCONNECT, "Alice"),
+        ("Alice has timed out while disconnected", NoteKind.TIMED_OUT, "Alice"),
+        ("Katica6x was removed from the table for failing to post", NoteKind.REMOVED, "Katica6x"),
+        ("Bob finished the tournament in 28th place", NoteKind.FINISHED, "Bob"),
+        (
+            "Alice wins the tournament and receives $9.00 - congratulations!",
+            NoteKind.FINISHED,
+            "Alice",
+        ),
+        ('Bob said, "nh: really, "nice" hand"', NoteKind.CHAT, "Bob"),
+    ],
+)
+def test_table_notes(line: str, kind: NoteKind, player: str) -> None:
+    text = stud_hand().replace("*** 4th STREET ***\n", f"{line}\n*** 4th STREET ***\n")
+    h = one_hand(text)
+    (note,) = [e for e in h.events if isinstance(e, TableNote)]
+    assert (note.kind, note.player, note.line) == (kind, player, 17)
+    if kind is NoteKind.CHAT:
+        assert note.text == 'nh: really, "nice" hand'
+    else:
+        assert note.text == line.rstrip()
+
+
+def test_zoom_hand_of_another_game_is_skipped() -> None:
+    text = holdem_hand("8").replace(
+        holdem_hand("8").split("\n")[0],
+        "PokerStars Zoom Hand #8:  Hold'em No Limit ($0.01/$0.02) - 2020/01/01 1:00:00 ET",
+    )
+    (issue,) = parse_text(text)
+    assert isinstance(issue, ParseIssue)
+    assert (issue.kind, issue.game, issue.reason) == (
+        "skipped",
+        "Hold'em No Limit",
+        "other game: Hold'em No Limit",
+    )
