@@ -192,14 +192,18 @@ def _cache_dir() -> Path | None:
     if os.environ.get("HISTKIT_NO_CACHE"):
         return None
     base = os.environ.get("HISTKIT_CACHE_DIR")
-    if base:
-        root = Path(base)
-    elif sys.platform == "win32":
-        root = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "histkit"
-    elif sys.platform == "darwin":
-        root = Path.home() / "Library" / "Caches" / "histkit"
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "histkit"
+    try:
+        if base:
+            root = Path(base)
+        elif sys.platform == "win32":
+            local = os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local"
+            root = Path(local) / "histkit"
+        elif sys.platform == "darwin":
+            root = Path.home() / "Library" / "Caches" / "histkit"
+        else:
+            root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "histkit"
+    except RuntimeError:  # no home directory to speak of
+        return None
     try:
         root.mkdir(mode=0o700, parents=True, exist_ok=True)
         if os.name == "posix":
@@ -693,7 +697,9 @@ class HandBuilder:
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.players: dict[str, Seat] = {}
-        self.hero: str | None = None
+        # players whose 3rd-street line shows all three cards: the hero, when exactly one
+        # (a tracker's export may show everyone's; then there is no single hero)
+        self.hole_cards_seen: list[str] = []
         self.header: dict[str, Any] = {}
         self.unit = Unit.CHIP
         self.symbols: tuple[str, ...] = ()
@@ -751,7 +757,7 @@ class HandBuilder:
             buy_in=h["buy_in"],
             mix=h["mix"],
             local_time=h["local_time"],
-            hero=self.hero,
+            hero=self.hole_cards_seen[0] if len(set(self.hole_cards_seen)) == 1 else None,
         )
 
     # -- helpers ---------------------------------------------------------------------
@@ -870,12 +876,7 @@ class HandBuilder:
                 deal = Deal(street, player, (None, None, shown[0]), _UP3, (), line)
             elif len(shown) == 3:
                 deal = Deal(street, player, shown, _UP3, (), line)
-                if self.hero is None:
-                    self.hero = player
-                elif self.hero != player:
-                    raise HandError(
-                        f"two players' hole cards are shown ({self.hero!r} and {player!r})", line
-                    )
+                self.hole_cards_seen.append(player)
             else:
                 raise HandError(f"a 3rd-street deal of {len(shown)} cards", line)
         else:

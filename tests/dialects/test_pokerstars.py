@@ -473,7 +473,6 @@ def test_line_out_of_order_is_rejected() -> None:
         ("Dealt to Alice [Kd] [Kc]", "Dealt to Alice [Kd Kc]", "without a new card"),
         ("Seat 5: Bob folded", "Seat 4: Bob folded", "not the seat list's"),
         ("Seat 5: Bob ($3", "Seat 3: Bob ($3", "listed twice"),
-        ("Dealt to Bob [Qh]", "Dealt to Bob [Qh 2c Jd]", "two players' hole cards"),
     ],
 )
 def test_content_errors_are_rejected(old: str, new: str, words: str) -> None:
@@ -554,3 +553,11 @@ def test_zoom_hand_of_another_game_is_skipped() -> None:
         "Hold'em No Limit",
         "other game: Hold'em No Limit",
     )
+
+
+def test_everyones_hole_cards_means_no_single_hero() -> None:
+    """A tracker's export may show every player's down cards: parsed, but no hero."""
+    h = one_hand(stud_hand().replace("Dealt to Bob [Qh]", "Dealt to Bob [2c Jd Qh]"))
+    assert h.hero is None
+    bob = next(e for e in h.events if isinstance(e, Deal) and e.player == "Bob")
+    assert bob.cards == parse_cards("2c Jd Qh")
