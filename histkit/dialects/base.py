@@ -202,6 +202,8 @@ def _cache_dir() -> Path | None:
             root = Path.home() / "Library" / "Caches" / "histkit"
         else:
             root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "histkit"
+        if not base and not Path.home().is_dir():
+            return None  # never create a home directory just for a cache
     except RuntimeError:  # no home directory to speak of
         return None
     try:
