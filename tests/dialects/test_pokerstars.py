@@ -3,8 +3,12 @@ the right event; headers of every era; errors that point at the line."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -34,7 +38,7 @@ from histkit.model import (
     Unit,
 )
 from histkit.reader import ParseIssue, iter_hands, parse_text
-from tests.conftest import needs_corpus
+from tests.conftest import ROOT, needs_corpus
 from tests.dialects.synthetic import (
     chips,
     dollars,
@@ -561,3 +565,30 @@ def test_everyones_hole_cards_means_no_single_hero() -> None:
     assert h.hero is None
     bob = next(e for e in h.events if isinstance(e, Deal) and e.player == "Bob")
     assert bob.cards == parse_cards("2c Jd Qh")
+
+
+def test_parser_cache_is_private_and_gives_the_same_hands(tmp_path: Path) -> None:
+    """Lark's cache (a pickle) goes only to a private directory; a parser loaded from it
+    parses exactly like a freshly built one."""
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    program = (
+        "import sys; from histkit.reader import parse_text;"
+        "from tests.dialects.synthetic import razz_tournament, stud_hand;"
+        "print(repr(parse_text(stud_hand() + chr(10) + razz_tournament())))"
+    )
+    env = {**os.environ, "HISTKIT_CACHE_DIR": str(cache)}
+    env.pop("HISTKIT_NO_CACHE", None)
+    run = [sys.executable, "-c", program]
+    first = subprocess.run(run, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    files = sorted(p.name for p in cache.iterdir())
+    assert files and all(f.startswith("pokerstars-") and f.endswith(".cache") for f in files)
+    second = subprocess.run(run, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert first.stdout == second.stdout and "Hand(" in first.stdout
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    env["HISTKIT_CACHE_DIR"] = str(shared)
+    subprocess.run(run, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert list(shared.iterdir()) == []  # world-writable: no cache written there
