@@ -168,7 +168,7 @@ class _Writer:
             if e.kind is NoteKind.CHAT:  # the model keeps the message only
                 return f'{e.player} said, "{e.text}"'
             # other notes keep the whole line; these three end in a blank at the site
-            return e.text + " " if e.kind in _BLANK_NOTES else e.text
+            return e.text.rstrip() + " " if e.kind in _BLANK_NOTES else e.text
         raise TypeError(f"cannot write event {e!r}")
 
     def pot_name(self, e: Collect) -> str:

@@ -12,7 +12,6 @@ A seed gives the same hands on every machine.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from histkit.dialects.pokerstars_writer import write_hand
 from histkit.model import Game, Hand
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.simulate.config import RakeSchedule, Stakes, parse_stakes
-from histkit.simulate.faults import FAULT_KINDS, Fault, inject_fault
+from histkit.simulate.faults import FAULT_KINDS, Fault
 from histkit.simulate.play import SimulationError
 from histkit.simulate.session import SessionConfig, iter_played
 
@@ -41,35 +40,6 @@ __all__ = [
 ]
 
 
-def _config(
-    game: Game | str,
-    n_hands: int,
-    *,
-    players: int,
-    seed: int,
-    stakes: Stakes | str | None,
-    tournament: bool,
-    hero: str,
-    tables: int,
-    rake: RakeSchedule | None,
-    profile: RuleProfile,
-) -> SessionConfig:
-    if isinstance(stakes, str):
-        stakes = parse_stakes(stakes)
-    return SessionConfig(
-        game=Game(game),
-        n_hands=n_hands,
-        players=players,
-        seed=seed,
-        stakes=stakes,
-        tournament=tournament,
-        hero=hero,
-        tables=tables,
-        rake=rake,
-        profile=profile,
-    )
-
-
 def simulate_with_faults(
     game: Game | str,
     n_hands: int,
@@ -85,22 +55,17 @@ def simulate_with_faults(
     profile: RuleProfile = POKERSTARS,
 ) -> Iterator[tuple[Hand, Fault | None]]:
     """Each hand with the fault planted in it (None for a correct hand). About `faults`
-    of the hands get one; a hand that allows no fault kind stays correct."""
-    if not 0.0 <= faults <= 1.0:
-        raise ValueError(f"faults must be a rate in [0, 1], got {faults}")
-    cfg = _config(
-        game, n_hands, players=players, seed=seed, stakes=stakes, tournament=tournament,
-        hero=hero, tables=tables, rake=rake, profile=profile,
+    of the hands get one; a hand that allows no fault kind stays correct. Stacks in
+    later hands follow what a faulty hand really paid, as they would at the site."""
+    if isinstance(stakes, str):
+        stakes = parse_stakes(stakes)
+    cfg = SessionConfig(
+        game=Game(game), n_hands=n_hands, players=players, seed=seed, stakes=stakes,
+        tournament=tournament, hero=hero, tables=tables, rake=rake, profile=profile,
+        faults=faults,
     )  # fmt: skip
-    schedule = rake or RakeSchedule()
-    fault_rng = random.Random(f"faults-{seed}")  # its own stream: faults never change play
     for played in iter_played(cfg):
-        if faults and fault_rng.random() < faults:
-            planted = inject_fault(played, fault_rng, schedule)
-            if planted is not None:
-                yield planted
-                continue
-        yield played.hand, None
+        yield played.hand, played.fault
 
 
 def simulate(

@@ -192,7 +192,10 @@ def inject_fault(
         lambda: _side_pot(ph, rng),
         lambda: _wrong_rake(ph, rng, rake),
     ]
-    rng.shuffle(makers)
+    # the rarer payout faults first; the rake fault fits almost any cash hand
+    head = makers[:3]
+    rng.shuffle(head)
+    makers = [makers[3], *head] if rng.random() < 0.3 else [*head, makers[3]]
     for make in makers:
         out = make()
         if out is not None:

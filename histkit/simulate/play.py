@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from histkit import evaluate
 from histkit.cards import DECK, Card
@@ -38,7 +39,6 @@ from histkit.model import (
     Street,
     StreetStart,
     Summary,
-    TableNote,
     UncalledBet,
     Unit,
 )
@@ -46,6 +46,9 @@ from histkit.rules.pots import Pot, Settlement
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.rules.state import HandState, PendingKind
 from histkit.simulate.config import RakeSchedule, Stakes, Style
+
+if TYPE_CHECKING:
+    from histkit.simulate.faults import Fault
 
 __all__ = ["SimPlayer", "HandSetup", "PlayedHand", "play_hand", "SimulationError"]
 
@@ -84,14 +87,16 @@ class HandSetup:
     buy_in: str | None = None
     profile: RuleProfile = POKERSTARS
     family_pot: bool = False  # nobody folds: the deck can run out (community card)
-    notes: tuple[tuple[int, TableNote], ...] = ()  # (insert after event #n, note)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
+    """A hand as written, the engine's settlement of it, and the fault planted in it."""
+
     hand: Hand
     final_stacks: dict[str, int]
     settlement: Settlement
+    fault: Fault | None = None
 
 
 class _Table:
@@ -231,14 +236,14 @@ class _Table:
             bet = legal.bet_big
         if legal.call:
             facing_raises = self.state.raises_this_street
-            keep = style.looseness if street is Street.THIRD else (style.looseness + 1) / 2
+            keep = style.looseness * 0.7 if street is Street.THIRD else (style.looseness + 1) / 2
             keep -= 0.08 * facing_raises
             if self.setup.family_pot:
                 keep = 1.0
             if legal.can_fold and rng.random() > keep:
                 self.emit(Action(street, name, ActionKind.FOLD))
                 return
-            raise_rate = style.aggression * (0.2 if self.setup.family_pot else 0.8)
+            raise_rate = style.aggression * (0.2 if self.setup.family_pot else 0.6)
             if raise_to is not None and legal.call < stack and rng.random() < raise_rate:
                 self.emit(wager(ActionKind.RAISE, raise_to))
                 self._maybe_capped()
@@ -246,7 +251,7 @@ class _Table:
             call = min(legal.call, stack)
             self.emit(Action(street, name, ActionKind.CALL, call, all_in=call == stack))
             return
-        if bet is not None and rng.random() < style.aggression:
+        if bet is not None and rng.random() < style.aggression * 0.8:
             self.emit(wager(ActionKind.BET, mine + bet))
             self._maybe_capped()
             return

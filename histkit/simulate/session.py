@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from histkit.accounting import collections, contributions
 from histkit.model import Action, ActionKind, Deal, Game, Hand, NoteKind, TableNote, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.simulate.config import (
@@ -26,6 +27,7 @@ from histkit.simulate.config import (
     TableNamer,
     random_style,
 )
+from histkit.simulate.faults import inject_fault
 from histkit.simulate.play import HandSetup, PlayedHand, SimPlayer, play_hand
 
 __all__ = ["SessionConfig", "iter_played"]
@@ -47,9 +49,12 @@ class SessionConfig:
     rake: RakeSchedule | None = None
     profile: RuleProfile = POKERSTARS
     family_pot_rate: float = 0.03  # hands where nobody folds (the deck can run out)
+    faults: float = 0.0  # share of hands written with a payout fault
     start: datetime | None = None
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.faults <= 1.0:
+            raise ValueError(f"faults must be a rate in [0, 1], got {self.faults}")
         if not 2 <= self.players <= MAX_SEATS:
             raise ValueError(f"players must be 2..{MAX_SEATS}, got {self.players}")
         if self.n_hands < 0 or self.tables < 1:
@@ -139,6 +144,16 @@ class _SimTable:
         )
         played = play_hand(setup, players, self.rng)
         self.hands_played += 1
+        session = self.session
+        if cfg.faults and session.fault_rng.random() < cfg.faults:
+            planted = inject_fault(played, session.fault_rng, setup.rake)
+            if planted is not None:
+                # the site's wrong payout is what the players really got: stacks follow it
+                hand, fault = planted
+                start = {s.player: s.stack for s in hand.seats}
+                put, got = contributions(hand), collections(hand)
+                final = {n: start[n] - put.get(n, 0) + got.get(n, 0) for n in start}
+                played = replace(played, hand=hand, fault=fault, final_stacks=final)
         for p in players:
             p.stack = played.final_stacks[p.name]
         return replace(played, hand=self.comings_and_goings(played.hand))
@@ -196,6 +211,7 @@ class _Session:
     def __init__(self, cfg: SessionConfig) -> None:
         self.cfg = cfg
         self.rng = random.Random(cfg.seed)
+        self.fault_rng = random.Random(f"faults-{cfg.seed}")  # faults never change the play
         self.names = NameMaker(self.rng, {cfg.hero})
         self.namer = TableNamer(self.rng)
         start = cfg.start or datetime(2024, 6, 3, 14, 0, tzinfo=UTC) + timedelta(
