@@ -681,8 +681,18 @@ def _zone(name: str) -> ZoneInfo | None:
     return z
 
 
+_CARDS_MEMO: dict[str, tuple[Card, ...]] = {}
+
+
 def _cards(text: str) -> tuple[Card, ...]:
-    return tuple(map(parse_card, text.split()))
+    """ "Ah 2c 3s" -> cards; memoised (bounded): the same lists recur in every hand."""
+    got = _CARDS_MEMO.get(text)
+    if got is None:
+        got = tuple(map(parse_card, text.split()))
+        if len(_CARDS_MEMO) > 200_000:
+            _CARDS_MEMO.clear()
+        _CARDS_MEMO[text] = got
+    return got
 
 
 class HandBuilder:
