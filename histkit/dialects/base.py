@@ -272,6 +272,28 @@ def _want_cython() -> bool:
     return True
 
 
+def _build_parser(text: str, grammar_file: str, cython: bool) -> lark.Lark:
+    """LALR + contextual lexer + the token-list transformer; lark-cython when asked; Lark's
+    grammar-analysis cache in a private per-user directory when there is one."""
+    opts: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "transformer": _Tokens(),
+    }
+    if cython:
+        import lark_cython
+
+        opts["_plugins"] = lark_cython.plugins
+    cache = _cache_dir()
+    if cache is not None:
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        flavour = "cython" if cython else "py"
+        name = f"{Path(grammar_file).stem}-{digest}-lark{lark.__version__}-{flavour}.cache"
+        opts["cache"] = str(cache / name)
+        _drop_stale_caches(cache, Path(grammar_file).stem, flavour, name)
+    return lark.Lark(text, **opts)
+
+
 def _compile(grammar_file: str, header_terminal: str, cython: bool) -> _Compiled:
     key = (grammar_file, cython)
     hit = _COMPILED.get(key)
@@ -282,23 +304,14 @@ def _compile(grammar_file: str, header_terminal: str, cython: bool) -> _Compiled
         if hit is not None:
             return hit
         text = load_grammar(grammar_file)
-        opts: dict[str, Any] = {
-            "parser": "lalr",
-            "lexer": "contextual",
-            "transformer": _Tokens(),
-        }
-        if cython:
-            import lark_cython
-
-            opts["_plugins"] = lark_cython.plugins
-        cache = _cache_dir()
-        if cache is not None:
-            digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-            flavour = "cython" if cython else "py"
-            name = f"{Path(grammar_file).stem}-{digest}-lark{lark.__version__}-{flavour}.cache"
-            opts["cache"] = str(cache / name)
-            _drop_stale_caches(cache, Path(grammar_file).stem, flavour, name)
-        parser = lark.Lark(text, **opts)
+        try:
+            parser = _build_parser(text, grammar_file, cython)
+        except Exception:
+            if not cython:
+                raise
+            # an incompatible lark-cython must not stop parsing: plain lark is the reference
+            cython = False
+            parser = _build_parser(text, grammar_file, cython)
         line_regex = {}
         for t in parser.terminals:
             pattern = _GROUP_TAG.sub("(?P<", t.pattern.to_regexp())
