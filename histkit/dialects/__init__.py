@@ -19,15 +19,16 @@ def register(cls: type[Dialect]) -> type[Dialect]:
 
 
 def get_dialect(dialect: str | Dialect = "pokerstars") -> Dialect:
-    """The dialect named `dialect` (its parser is built once and shared)."""
+    """The dialect named `dialect` (one shared instance per class, so its parser is built
+    once)."""
     if isinstance(dialect, Dialect):
         return dialect
+    try:
+        cls = DIALECTS[dialect]
+    except KeyError:
+        known = ", ".join(sorted(DIALECTS))
+        raise ValueError(f"unknown dialect {dialect!r} (known: {known})") from None
     inst = _INSTANCES.get(dialect)
-    if inst is None:
-        try:
-            cls = DIALECTS[dialect]
-        except KeyError:
-            known = ", ".join(sorted(DIALECTS))
-            raise ValueError(f"unknown dialect {dialect!r} (known: {known})") from None
+    if inst is None or type(inst) is not cls:
         inst = _INSTANCES[dialect] = cls()
     return inst

@@ -592,3 +592,24 @@ def test_parser_cache_is_private_and_gives_the_same_hands(tmp_path: Path) -> Non
     env["HISTKIT_CACHE_DIR"] = str(shared)
     subprocess.run(run, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
     assert list(shared.iterdir()) == []  # world-writable: no cache written there
+
+
+def test_a_site_variant_is_a_short_class() -> None:
+    """Site behaviour lives in tables: a variant that reads only razz and knows no time
+    zones is a subclass with two tables, registered by name."""
+    from histkit.dialects import DIALECTS, register
+    from histkit.dialects.pokerstars import PokerStars
+
+    @register
+    class RazzOnly(PokerStars):
+        name = "pokerstars-razz-only"
+        games = {"RAZZ LIMIT": Game.RAZZ}
+        time_zones: dict[str, str] = {}
+
+    try:
+        items = parse_text(stud_hand("1") + "\n" + razz_tournament("2"), dialect=RazzOnly.name)
+        assert isinstance(items[0], ParseIssue) and items[0].game == "7 Card Stud Limit"
+        razz = items[1]
+        assert isinstance(razz, Hand) and razz.game is Game.RAZZ and razz.started_at is None
+    finally:
+        DIALECTS.pop(RazzOnly.name)
