@@ -847,13 +847,15 @@ class HandBuilder:
 
     def _started_at(self, m: re.Match[str]) -> datetime | None:
         """The start in UTC from the reference-zone time when the header has one (ET),
-        else from the only time given; None when the zone is not in the site's table."""
+        else from the only time given; None when no zone is in the site's table. In the
+        hour a DST change repeats, the other written time (if any) picks the right one."""
         zones = self.d.time_zones
         first = (m["d1"], m["t1"], (m["z0"] or m["z1"]).upper())
         times = [first]
         if m["d2"]:
             second = (m["d2"], m["t2"], m["z2"].upper())
             times = [second, first] if second[2] == self.d.reference_zone else [first, second]
+        found: list[tuple[datetime, datetime]] = []  # (fold=0, fold=1) readings, in UTC
         for date, clock, abbr in times:
             iana = zones.get(abbr)
             zone = _zone(iana) if iana else None
@@ -862,8 +864,13 @@ class HandBuilder:
             y, mo, dd = date.split("/")
             hh, mi, ss = clock.split(":")
             local = datetime(int(y), int(mo), int(dd), int(hh), int(mi), int(ss), tzinfo=zone)
-            return local.astimezone(UTC)
-        return None
+            found.append((local.astimezone(UTC), local.replace(fold=1).astimezone(UTC)))
+        if not found:
+            return None
+        early, late = found[0]
+        if early != late and len(found) > 1 and found[1][0] == found[1][1]:
+            return late if found[1][0] == late else early
+        return early
 
     def on_table(self, m: re.Match[str], line: int) -> None:
         self.header["table"] = m["name"]

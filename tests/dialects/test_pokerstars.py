@@ -613,3 +613,25 @@ def test_a_site_variant_is_a_short_class() -> None:
         assert isinstance(razz, Hand) and razz.game is Game.RAZZ and razz.started_at is None
     finally:
         DIALECTS.pop(RazzOnly.name)
+
+
+@pytest.mark.parametrize(
+    "when,utc",
+    [
+        # 2023-11-05 01:30 ET happens twice; the CET time says which
+        (
+            "2023/11/05 6:30:00 CET [2023/11/05 1:30:00 ET]",
+            datetime(2023, 11, 5, 5, 30, tzinfo=UTC),
+        ),
+        (
+            "2023/11/05 7:30:00 CET [2023/11/05 1:30:00 ET]",
+            datetime(2023, 11, 5, 6, 30, tzinfo=UTC),
+        ),
+        ("2023/11/05 1:30:00 ET", datetime(2023, 11, 5, 5, 30, tzinfo=UTC)),  # first reading
+        ("2023/07/01 10:00:00 MSK", datetime(2023, 7, 1, 7, 0, tzinfo=UTC)),
+    ],
+)
+def test_start_time_zones(when: str, utc: datetime) -> None:
+    header = "PokerStars Hand #{hand_id}:  7 Card Stud Limit ($0.10/$0.20 USD) - " + when
+    h = one_hand(stud_hand(header=header))
+    assert h.started_at == utc and h.local_time == when
