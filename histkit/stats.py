@@ -254,25 +254,29 @@ def filter_hands(hands: pd.DataFrame, f: Filters) -> pd.DataFrame:
 # ---------------------------------------------------------------------- per-hand facts
 
 
+def _keys(facts: pd.DataFrame, df: pd.DataFrame) -> np.ndarray:
+    """One int64 per (hand_id, player) of `df`, numbered like `facts` (-1: not in facts),
+    so the per-seat flags below are integer `isin`s, not string joins."""
+    hands = pd.Index(facts["hand_id"].unique())
+    players = pd.Index(facts["player"].unique())
+    h = hands.get_indexer(df["hand_id"])
+    p = players.get_indexer(df["player"])
+    return np.where((h >= 0) & (p >= 0), h.astype("int64") * len(players) + p, -1)
+
+
 def _mark(facts: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
-    """True where (hand_id, player) of `facts` occurs in `rows`."""
+    """True where (hand_id, player) of `facts` occurs in `rows` (both carry `_k`)."""
     if rows.empty:
         return np.zeros(len(facts), dtype=bool)
-    idx = pd.MultiIndex.from_frame(rows[_KEY])
-    return np.asarray(pd.MultiIndex.from_frame(facts[_KEY]).isin(idx))
+    return np.isin(facts["_k"].to_numpy(), rows["_k"].to_numpy())
 
 
 def _count(facts: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
-    """Number of `rows` per (hand_id, player) of `facts`."""
+    """Number of `rows` per (hand_id, player) of `facts` (both carry `_k`)."""
     if rows.empty:
         return np.zeros(len(facts), dtype="int64")
-    n = rows.groupby(_KEY).size().rename("n")
-    return (
-        facts[_KEY]
-        .merge(n, left_on=_KEY, right_index=True, how="left")["n"]
-        .fillna(0)
-        .to_numpy(dtype="int64")
-    )
+    n = rows["_k"].value_counts()
+    return n.reindex(facts["_k"].to_numpy(), fill_value=0).to_numpy(dtype="int64")
 
 
 def _betting(actions: pd.DataFrame) -> pd.DataFrame:
@@ -350,7 +354,7 @@ def _third_street(facts: pd.DataFrame, a: pd.DataFrame, fr: dict[str, pd.DataFra
     # First-in spots: nobody has called the bring-in or completed yet. A spot is a steal
     # spot when the player's door beats every door still to act except the bring-in's.
     spots = a3[a3["n_aggr_before"].eq(0) & a3["n_call_before"].eq(0) & a3["kind"].ne("bring_in")][
-        ["hand_id", "player", "seq", "aggr"]
+        ["hand_id", "player", "seq", "aggr", "_k"]
     ]
     spots = spots.merge(pos[[*_KEY, "pos", "door_rank"]], on=_KEY)
     others = pos[~pos["allin_ante"] & pos["pos"].gt(0)][["hand_id", "player", "pos", "door_rank"]]
@@ -368,12 +372,13 @@ def _third_street(facts: pd.DataFrame, a: pd.DataFrame, fr: dict[str, pd.DataFra
         spots = spots.merge(n.rename(columns={"unbeaten": "n_unbeaten"}), how="left")
     ok = spots[spots["n_unbeaten"].fillna(0).eq(0) & spots["door_rank"].notna()]
     facts["steal_opp"] = _mark(facts, ok)
-    steals = ok[ok["aggr"]][["hand_id", "player", "seq"]]
+    steals = ok[ok["aggr"]][["hand_id", "player", "seq", "_k"]]
     facts["steal"] = _mark(facts, steals)
 
     # Responses to a steal: each player's first action after it, if nobody in between
     # called or raised (the steal is still "alone").
-    after = a3.merge(steals.rename(columns={"player": "stealer", "seq": "steal_seq"}), on="hand_id")
+    stealers = steals.drop(columns="_k").rename(columns={"player": "stealer", "seq": "steal_seq"})
+    after = a3.merge(stealers, on="hand_id")
     after = after[after["seq"].gt(after["steal_seq"])].sort_values(["hand_id", "seq"])
     after["in"] = after["kind"].isin(VOLUNTARY)
     after["n_in_before"] = after.groupby("hand_id")["in"].cumsum() - after["in"]
@@ -387,23 +392,44 @@ def _third_street(facts: pd.DataFrame, a: pd.DataFrame, fr: dict[str, pd.DataFra
 
 
 def _later_streets(facts: pd.DataFrame, a: pd.DataFrame) -> None:
-    """Per street: action counts, fold to a bet, check-raise."""
-    counted = a[a["kind"].ne("bring_in")]
-    facing = a[a["n_aggr_before"].gt(0)].drop_duplicates(["hand_id", "street", "player"])
-    per = a.sort_values(["hand_id", "seq"]).groupby(["hand_id", "street", "player"], sort=False)
-    first_kind = per["kind"].transform("first")
-    n_acts = per["kind"].transform("size")
-    checked_first = a[first_kind.eq("check") & n_acts.gt(1)]
+    """Per street: action counts, fold to a bet, check-raise (numpy on the int keys:
+    this runs 5 streets x 7 flags over every action)."""
+    fk = facts["_k"].to_numpy()
+    k = a["_k"].to_numpy()
+    street = a["street"].to_numpy()
+    kind = a["kind"].to_numpy(dtype=object)
+    aggr = a["aggr"].to_numpy(dtype=bool)
+    group = k * 8 + street  # one group per hand, player and street; `a` is in seq order
+    first = ~pd.Series(group).duplicated().to_numpy()
+    facing = a["n_aggr_before"].to_numpy() > 0
+    first_facing = np.zeros(len(a), dtype=bool)
+    idx = np.flatnonzero(facing)
+    first_facing[idx[~pd.Series(group[idx]).duplicated().to_numpy()]] = True
+    uniq, sizes = np.unique(group, return_counts=True)
+    checked_groups = np.intersect1d(group[first & (kind == "check")], uniq[sizes > 1])
+    checked_first = np.isin(group, checked_groups)
+    not_bring_in = kind != "bring_in"
+    is_call, is_fold = kind == "call", kind == "fold"
+
+    def mark(mask: np.ndarray) -> np.ndarray:
+        return np.isin(fk, k[mask])
+
+    def count(mask: np.ndarray) -> np.ndarray:
+        vals, n = np.unique(k[mask], return_counts=True)
+        if not len(vals):
+            return np.zeros(len(fk), dtype="int64")
+        pos = np.clip(np.searchsorted(vals, fk), 0, len(vals) - 1)
+        return np.where(vals[pos] == fk, n[pos], 0).astype("int64")
+
     for s in STREETS:
-        on = counted[counted["street"] == s]
-        for name, kinds in (("aggr", AGGRESSIVE), ("calls", ("call",)), ("folds", ("fold",))):
-            facts[f"{name}_{s}"] = _count(facts, on[on["kind"].isin(kinds)])
-        f = facing[facing["street"] == s]
-        facts[f"fold_to_bet_opp_{s}"] = _mark(facts, f)
-        facts[f"fold_to_bet_{s}"] = _mark(facts, f[f["kind"].eq("fold")])
-        c = checked_first[checked_first["street"] == s]
-        facts[f"check_raise_opp_{s}"] = _mark(facts, c)
-        facts[f"check_raise_{s}"] = _mark(facts, c[c["aggr"]])
+        on = street == s
+        facts[f"aggr_{s}"] = count(on & aggr & not_bring_in)
+        facts[f"calls_{s}"] = count(on & is_call)
+        facts[f"folds_{s}"] = count(on & is_fold)
+        facts[f"fold_to_bet_opp_{s}"] = mark(on & first_facing)
+        facts[f"fold_to_bet_{s}"] = mark(on & first_facing & is_fold)
+        facts[f"check_raise_opp_{s}"] = mark(on & checked_first)
+        facts[f"check_raise_{s}"] = mark(on & checked_first & aggr)
 
 
 def _rake_shares(facts: pd.DataFrame) -> np.ndarray:
@@ -548,6 +574,8 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     for c in ("contributed", "collected", "net"):
         facts[c] = facts[c].astype("int64")
 
+    facts["_k"] = _keys(facts, facts)
+    acts = acts.assign(_k=_keys(facts, acts))
     ante_allin = acts[acts["kind"].eq("ante") & acts["all_in"]]
     facts["allin_ante"] = _mark(facts, ante_allin)
     a = _betting(acts)
@@ -565,8 +593,9 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     facts["won_saw_4"] = facts["won"] & facts["saw_4"]
     facts["net_bb"] = facts["net"] / facts["big_bet"]
     facts["rake_paid"] = _rake_shares(facts)
-    facts["category"] = _categories(facts, fr["cards"])
+    facts["category"] = _categories(facts, fr["cards"][fr["cards"]["hand_id"].isin(ids)])
     facts["hilo_outcome"] = _hilo_outcomes(facts, fr.get("awards"))
+    facts = facts.drop(columns="_k")
     if f.player:
         facts = facts[facts["player"].eq(f.player)].reset_index(drop=True)
     facts.attrs["has_awards"] = "awards" in fr
