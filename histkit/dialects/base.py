@@ -357,6 +357,7 @@ TERMINAL_LABELS: dict[str, str] = {
     "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won/lost ...')",
     "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked [..]')",
     "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected (X)')",
+    "RESULT_SAT_OUT": "a summary seat line ('Seat N: P is sitting out')",
     "_NOTE": "a chat or table note ('P said, \"...\"', 'P joins the table ...', ...)",
     "CHAT": "a chat line ('P said, \"...\"')",
     "JOIN": "'P joins the table at seat #N'",
@@ -1058,9 +1059,12 @@ class HandBuilder:
 
     def on_result_mucked(self, m: re.Match[str], line: int) -> None:
         no, player = self._result_seat(m, line)
-        self.results.append(
-            SeatResult(no, player, SeatOutcome.MUCKED, cards=_cards(m["cards"]), line=line)
-        )
+        cards = _cards(m["cards"]) if m["cards"] else ()
+        self.results.append(SeatResult(no, player, SeatOutcome.MUCKED, cards=cards, line=line))
+
+    def on_result_sat_out(self, m: re.Match[str], line: int) -> None:
+        no, player = self._result_seat(m, line)
+        self.results.append(SeatResult(no, player, SeatOutcome.OTHER, line=line))
 
     def on_result_collected(self, m: re.Match[str], line: int) -> None:
         no, player = self._result_seat(m, line)
@@ -1106,6 +1110,7 @@ _HANDLERS: dict[str, Callable[[HandBuilder, re.Match[str], int], None]] = {
     "RESULT_SHOWED": HandBuilder.on_result_showed,
     "RESULT_MUCKED": HandBuilder.on_result_mucked,
     "RESULT_COLLECTED": HandBuilder.on_result_collected,
+    "RESULT_SAT_OUT": HandBuilder.on_result_sat_out,
 }
 _HANDLERS.update({t: _street_handler(s) for t, s in _STREET_OF_TERMINAL.items()})
 _HANDLERS.update({t: _action_handler(k) for t, k in _ACTION_OF_TERMINAL.items()})

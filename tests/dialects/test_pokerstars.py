@@ -635,3 +635,15 @@ def test_start_time_zones(when: str, utc: datetime) -> None:
     header = "PokerStars Hand #{hand_id}:  7 Card Stud Limit ($0.10/$0.20 USD) - " + when
     h = one_hand(stud_hand(header=header))
     assert h.started_at == utc and h.local_time == when
+
+
+def test_summary_sitting_out_and_muck_without_cards() -> None:
+    text = stud_hand().replace(
+        "Seat 5: Bob folded on the 3rd Street (didn't bet)", "Seat 5: Bob is sitting out "
+    )
+    text = text.replace("Seat 3: PC [Mittel] folded on the River", "Seat 3: PC [Mittel] mucked ")
+    h = one_hand(text)
+    assert h.summary is not None
+    pc, bob = h.summary.seats[1], h.summary.seats[2]
+    assert (pc.outcome, pc.cards, pc.player) == (SeatOutcome.MUCKED, (), "PC [Mittel]")
+    assert (bob.outcome, bob.seat, bob.won) == (SeatOutcome.OTHER, 5, 0)
