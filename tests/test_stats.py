@@ -754,3 +754,27 @@ def test_cli_text_separates_currencies(tmp_path, capsys) -> None:  # type: ignor
     assert "never added across" in out
     a_rows = [ln for ln in out.splitlines() if ln.startswith("A ")]
     assert len(a_rows) == 2 and any("$0.13" in r for r in a_rows)
+
+
+def test_cli_player_detail_and_parquet_folders(constructed_file, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from histkit.cli import main
+
+    assert main(["stats", constructed_file, "--player", "A"]) == 0
+    out = capsys.readouterr().out
+    # A's detail: 4 hands, 4th-street check-raise 1 of 1 in ls1 (see _long_hand), and the
+    # audit's hi/lo outcomes for the three hi/lo showdowns A won.
+    assert "== A (USD): 4 hands" in out
+    row4 = next(line for line in out.splitlines() if line.startswith("4th"))
+    assert row4.split()[-1] == "100%"
+    assert "hi/lo: 3 showdowns won" in out
+    # The same numbers from the Parquet tables `histkit parse` writes.
+    pq_dir = tmp_path / "pq"
+    assert main(["parse", constructed_file, "-o", str(pq_dir), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["stats", str(pq_dir), "--format", "json"]) == 0
+    from_parquet = {r["player"]: r for r in __import__("json").loads(capsys.readouterr().out)}
+    assert main(["stats", constructed_file, "--format", "json", "--no-audit"]) == 0
+    from_text = {r["player"]: r for r in __import__("json").loads(capsys.readouterr().out)}
+    for p, r in from_text.items():
+        for k in ("hands", "vpip", "net", "showdowns", "wtsd", "wsd", "bb_per_100"):
+            assert from_parquet[p][k] == r[k], (p, k)

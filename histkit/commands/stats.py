@@ -110,6 +110,11 @@ def run(args: argparse.Namespace) -> int:
         text = stats.to_csv(index=False)
     else:
         text = _text(stats, args.by, n_hands=int(facts["hand_id"].nunique()))
+        if args.player:
+            from histkit.stats import category_results
+
+            cats = category_results(facts=facts)
+            text += "".join(_detail(r, cats) for r in stats.to_dict(orient="records"))
     if args.output:
         with open(args.output, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -193,4 +198,64 @@ def _text(stats: pd.DataFrame, by: str | None, *, n_hands: int) -> str:
         "compl = completed or raised on 3rd; FtS = fold to steal as the bring-in; "
         "4th/7th = went to; definitions: docs/stats.md"
     )
+    return "\n".join(out) + "\n"
+
+
+def _detail(r: dict[str, Any], cats: pd.DataFrame) -> str:
+    """Every figure of one row, grouped as a stud player reads them."""
+    from histkit.stats import HILO_OUTCOMES, STREETS, format_money
+
+    unit = "chip" if r["money"] == "chips" else "cent"
+    cur = None if unit == "chip" else r["money"]
+
+    def pct(c: str) -> str:
+        return _cell(r[c], "pct", unit, cur)
+
+    def money(c: str) -> str:
+        v = int(r[c])
+        return ("+" if v > 0 else "") + format_money(v, unit, cur)
+
+    by = "".join(f", {k} {r[k]}" for k in ("game", "stakes", "table") if k in r)
+    out = ["", f"== {r['player']} ({r['money']}{by}): {r['hands']:,} hands"]
+    out.append(
+        f"3rd street: VPIP {pct('vpip')} · completed/raised {pct('complete_raise')} · "
+        f"bring-in {pct('bring_in')} · steal {pct('steal')} of {r['steal_opps']} spots · "
+        f"fold to steal {pct('fold_to_steal')} · re-steal {pct('resteal')} · "
+        f"3-bet {pct('three_bet')}"
+    )
+    out.append("street  went to  aggr freq  aggr factor  fold to bet  check-raise")
+    for s in STREETS:
+        went = "100%" if s == 3 else pct(f"went_{s}")
+        af = _plain(r[f"af_{s}"])
+        out.append(
+            f"{s}{'rd' if s == 3 else 'th':<6}{went:>8}{pct(f'afq_{s}'):>11}"
+            f"{'-' if af is None else f'{af:.2f}':>13}{pct(f'fold_to_bet_{s}'):>13}"
+            f"{pct(f'check_raise_{s}'):>13}"
+        )
+    out.append(
+        f"showdown: {r['showdowns']} showdowns, {r['showdowns_won']} won · WTSD {pct('wtsd')} · "
+        f"W$SD {pct('wsd')} · won when saw 4th {pct('won_saw_4')}"
+    )
+    out.append(
+        f"money: net {money('net')} ({r['net_bb']:+.2f} big bets, {r['bb_per_100']:+.1f} bb/100) "
+        f"· at showdown {money('showdown_net')} · without {money('non_showdown_net')} · "
+        f"rake paid {format_money(int(r['rake']), unit, cur)}"
+    )
+    if r["hilo_showdowns_won"]:
+        cols = [f"hilo_{o.replace(' ', '_')}" for o in HILO_OUTCOMES]
+        if _plain(r[cols[0]]) is None:
+            out.append("hi/lo: outcomes need the audit (run without --no-audit)")
+        else:
+            parts = " · ".join(f"{o} {r[c]}" for o, c in zip(HILO_OUTCOMES, cols, strict=True))
+            out.append(f"hi/lo: {r['hilo_showdowns_won']} showdowns won: {parts}")
+    mine = cats[(cats["player"] == r["player"]) & (cats["money"] == r["money"])]
+    if "game" in r:
+        mine = mine[mine["game"] == r["game"]]
+    if not mine.empty:
+        out.append("starting hands (known 3rd-street cards): hands, VPIP, won, big bets/hand")
+        for c in mine.to_dict(orient="records"):
+            out.append(
+                f"  {c['game']:<10}{c['category']:<28}{c['hands']:>5}{100 * c['vpip']:>6.0f}%"
+                f"{100 * c['won']:>6.0f}%{c['bb_per_hand']:>+8.2f}"
+            )
     return "\n".join(out) + "\n"
