@@ -647,3 +647,17 @@ def test_summary_sitting_out_and_muck_without_cards() -> None:
     pc, bob = h.summary.seats[1], h.summary.seats[2]
     assert (pc.outcome, pc.cards, pc.player) == (SeatOutcome.MUCKED, (), "PC [Mittel]")
     assert (bob.outcome, bob.seat, bob.won) == (SeatOutcome.OTHER, 5, 0)
+
+
+@needs_corpus
+def test_pure_lark_and_cython_agree_on_the_corpus() -> None:
+    pytest.importorskip("lark_cython")
+    from histkit.dialects.pokerstars import PokerStars
+    from tests.conftest import corpus_files
+
+    plain, fast = PokerStars(cython=False), PokerStars(cython=True)
+    for f in corpus_files():
+        with open(f, "rb") as a, open(f, "rb") as b:
+            assert list(plain.parse(plain.lines(a), str(f))) == list(
+                fast.parse(fast.lines(b), str(f))
+            )
