@@ -6,6 +6,7 @@ test says what it counted. The real-hand tests read ../shared/hands in place.
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 
 import numpy as np
@@ -626,25 +627,37 @@ def test_real_all_in_on_the_ante() -> None:
 # ------------------------------------------------------------ identities on every input
 
 
-def _identity_inputs() -> list:
-    """(name, hands) for every input we have: constructed, the corpus, sample_data."""
+@functools.cache
+def _hands_of(source: str) -> tuple:
+    """The hands of one input, parsed once per test session; skips when absent."""
     from histkit.model import Hand
 
     from .conftest import POKERSTARS, SAMPLE_DATA
 
-    out: list = [("constructed", [_long_hand(), *_hilo_hands()])]
-    for name, root in (("corpus", POKERSTARS), ("sample_data", SAMPLE_DATA)):
-        if root.is_dir() and any(root.rglob("*.txt")):
-            from histkit.reader import iter_hands
+    if source == "constructed":
+        return (_long_hand(), *_hilo_hands())
+    if source == "simulated":  # all three games, cash with rake and a tournament
+        from histkit.simulate import simulate
 
-            out.append((name, [h for h in iter_hands([root]) if isinstance(h, Hand)]))
-    return out
+        return (
+            *simulate("stud_hilo", 200, seed=21, tables=2),
+            *simulate("stud", 100, seed=22, players=8),
+            *simulate("razz", 100, seed=23, tournament=True),
+        )
+    root = {"corpus": POKERSTARS, "sample_data": SAMPLE_DATA}[source]
+    if not (root.is_dir() and any(root.rglob("*.txt"))):
+        pytest.skip(f"{root} has no hand histories")
+    from histkit.reader import iter_hands
+
+    return tuple(h for h in iter_hands([root]) if isinstance(h, Hand))
 
 
-@pytest.mark.parametrize("name_hands", _identity_inputs(), ids=lambda x: x[0])
-def test_identities(name_hands) -> None:  # type: ignore[no-untyped-def]
-    _, hands = name_hands
-    t = tables_from(hands)
+SOURCES = ("constructed", "simulated", "corpus", "sample_data")
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_identities(source: str) -> None:
+    t = tables_from(_hands_of(source))
     f = seat_facts(t)
     per_hand = f.groupby("hand_id").agg(
         net=("net", "sum"), rake=("rake", "first"), paid=("rake_paid", "sum")
@@ -665,13 +678,11 @@ def test_identities(name_hands) -> None:  # type: ignore[no-untyped-def]
     assert (sd.groupby("hand_id").size() >= 2).all()
 
 
-@pytest.mark.parametrize("name_hands", _identity_inputs(), ids=lambda x: x[0])
-def test_hilo_outcomes_add_up_with_the_audit(name_hands) -> None:  # type: ignore[no-untyped-def]
-    tables = pytest.importorskip("histkit.tables")
-    if not hasattr(tables, "audit_tables"):
-        pytest.skip("histkit.tables.audit_tables (the awards table) is not there yet")
-    _, hands = name_hands
-    st = player_stats(tables.audit_tables(hands))
+@pytest.mark.parametrize("source", SOURCES)
+def test_hilo_outcomes_add_up_with_the_audit(source: str) -> None:
+    from histkit.tables import audit_tables
+
+    st = player_stats(audit_tables(_hands_of(source)))
     assert st.attrs["has_awards"]
     hilo = sum(st[f"hilo_{o.replace(' ', '_')}"] for o in HILO_OUTCOMES)
     assert (hilo == st["hilo_showdowns_won"]).all()
