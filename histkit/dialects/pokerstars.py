@@ -9,6 +9,12 @@ Choices (documented because the site does not write them):
   the only time given, in UTC. PokerStars writes "CET" all year for Central European time
   (the 2011-04 file's CET is UTC+2), so abbreviations map to IANA regions, not fixed offsets.
   A zone missing from the table leaves started_at None (local_time keeps the text).
+- hero: the one player whose 3rd-street line shows three cards; None when nobody's does
+  (an observer) or several do (a tracker export showing every hand).
+- "side pot" without a number is side pot 1; "collected ... from pot" is pot 0.
+- TableNote.text: the message for chat, the whole line (trailing blanks dropped) otherwise.
+- A hand whose header names any other game (hold'em, omaha, draw, or a non-limit stud)
+  is skipped from its header alone; its body is never parsed.
 """
 
 from __future__ import annotations
