@@ -568,7 +568,7 @@ class Dialect:
         except UnexpectedInput as e:
             return self._grammar_issue(e, block, source, hand_id)
         try:
-            return HandBuilder(self, block, source).build(tokens)
+            return HandBuilder(self, block, source).build(tokens, m)
         except HandError as e:
             return ParseIssue(source, e.line, None, hand_id, "rejected", e.message)
 
@@ -737,11 +737,17 @@ class HandBuilder:
 
     # -- driver ----------------------------------------------------------------------
 
-    def build(self, tokens: list[Any]) -> Hand:
+    def build(self, tokens: list[Any], header: re.Match[str] | None = None) -> Hand:
+        """Tokens (the header first) -> Hand. `header` is the header line's match when the
+        caller has it already (the skip check made it), saving the longest re-match."""
         regex = self.regex
         handlers = _HANDLERS
         offset = self.offset
-        for tok in tokens:
+        it = iter(tokens)
+        if header is not None:
+            first = next(it)
+            handlers[first.type](self, header, offset + first.line)
+        for tok in it:
             typ = tok.type
             line = offset + tok.line
             m = regex[typ].match(tok.value)
