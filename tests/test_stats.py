@@ -789,3 +789,51 @@ def test_cli_player_detail_and_parquet_folders(constructed_file, tmp_path, capsy
     for p, r in from_text.items():
         for k in ("hands", "vpip", "net", "showdowns", "wtsd", "wsd", "bb_per_100"):
             assert from_parquet[p][k] == r[k], (p, k)
+
+
+@needs_corpus
+def test_real_hilo_outcomes_and_categories_counted_by_hand() -> None:
+    from histkit.reader import iter_hands
+    from histkit.tables import audit_tables
+
+    from .conftest import POKERSTARS
+
+    files = [
+        POKERSTARS / "stud-hilo/7-StudHL-USD-0.04-0.08-200911.txt",
+        POKERSTARS / "stud-hilo/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt",
+        POKERSTARS / "stud-hi/7-Stud-USD-0.04-0.08-200911.txt",
+        POKERSTARS / "razz/Razz-USD-0.04-0.08-200911.txt",
+    ]
+    t = audit_tables(iter_hands(files))
+    bd = hilo_breakdown(t)
+    # Counted from the "collected" lines of the hi/lo hands:
+    #  #35874576282 u.pressure $0.37 (high) + gashpor $0.36 (low)
+    #  #35874676388 gashpor $0.40 (high, flush) + s0rrow $0.40 (low 7,6,5,4,3)
+    #  #35874733203 s0rrow, #35874523510 and #35874635170 rdiezchang, #35874789183
+    #  TomSludge: "No low hand qualified", one player takes the pot: scoops
+    #  #241636097024 Hero alone in the main pot (scoop); side pot: Player3 high,
+    #  Player0 low.
+    expect = {
+        "s0rrow": (1, 0, 1, 0),
+        "gashpor": (0, 1, 1, 0),
+        "u.pressure": (0, 1, 0, 0),
+        "rdiezchang": (2, 0, 0, 0),
+        "TomSludge": (1, 0, 0, 0),
+        "Hero": (1, 0, 0, 0),
+        "Player3": (0, 1, 0, 0),
+        "Player0": (0, 0, 1, 0),
+    }
+    got = {p: tuple(int(bd.loc[p, o]) for o in HILO_OUTCOMES) for p in expect}
+    assert got == expect
+    # 11 showdown wins in 7 hi/lo showdowns: 2 + 2 + 1 + 1 + 1 + 1 + 3 winners.
+    assert int(bd.to_numpy().sum()) == 11
+    f = seat_facts(t)
+    # s0rrow's stud #35874081088 [5h 5c] 2s: buried pair; razz #35874780027 [6d 9c] 3d:
+    # three to a 9; MasterTrini1 showed [Qs Qd 8h ...] in #35874081088: buried pair.
+    assert _fact(f, "35874081088", "s0rrow")["category"] == "buried pair"
+    assert _fact(f, "35874780027", "s0rrow")["category"] == "three to a 9 or higher"
+    assert _fact(f, "35874081088", "MasterTrini1")["category"] == "buried pair"
+    # 7th street in the hi/lo file: s0rrow acted facing a bet only in #35874676388 (one
+    # call; checks elsewhere do not count): aggression frequency 0 of 1.
+    st = player_stats(t, Filters(player="s0rrow", game="stud_hilo"))
+    assert st.iloc[0]["afq_7"] == 0.0 and st.iloc[0]["hilo_scooped"] == 1
