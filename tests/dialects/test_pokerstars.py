@@ -661,3 +661,28 @@ def test_pure_lark_and_cython_agree_on_the_corpus() -> None:
             assert list(plain.parse(plain.lines(a), str(f))) == list(
                 fast.parse(fast.lines(b), str(f))
             )
+
+
+@needs_corpus
+def test_no_line_is_lost(corpus_items: list[Hand | ParseIssue]) -> None:
+    """Every line of every real stud hand lands somewhere in the Hand: header, table,
+    a seat, an event, the summary (SHOW DOWN is the only marker the model drops)."""
+    d = get_dialect()
+    blocks = {}
+    for f in {h.source.file for h in corpus_items if isinstance(h, Hand)}:
+        with open(f, "rb") as fh:
+            for b in d.blocks(d.lines(fh)):
+                blocks[(f, b.start_line)] = b
+    for h in (h for h in corpus_items if isinstance(h, Hand)):
+        block = blocks[(h.source.file, h.source.line)]
+        assert h.summary is not None
+        used = {h.source.line, h.source.line + 1, h.summary.line, h.summary.line + 1}
+        used |= {s.line for s in h.seats} | {e.line for e in h.events}
+        used |= {r.line for r in h.summary.seats}
+        if h.summary.board:
+            used.add(h.summary.line + 2)
+        unused = set(range(block.start_line, block.end_line + 1)) - used
+        assert [block.lines[n - block.start_line] for n in sorted(unused)] in (
+            [],
+            ["*** SHOW DOWN ***"],
+        ), h.hand_id
