@@ -95,7 +95,8 @@ def cumulative_net(
 
 def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
     """Big bets won per hand for each starting-hand category (hands where all three
-    3rd-street cards are known), with the number of hands on each bar."""
+    3rd-street cards are known), the number of hands in each label: few hands, wide
+    error bars."""
     _player_rows(facts, player)
     cr = category_results(facts=facts[facts["player"] == player])
     ax = _axes(ax, (7.5, max(2.5, 0.35 * max(len(cr), 1) + 1.2)))
@@ -105,16 +106,15 @@ def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = N
         return ax
     order = {c: i for g in CATEGORIES for i, c in enumerate(CATEGORIES[g])}
     cr = cr.assign(_o=cr["category"].map(order)).sort_values(["game", "_o"], ascending=False)
+    several = cr["game"].nunique() > 1
     labels = [
-        f"{c} ({g})" if cr["game"].nunique() > 1 else c
-        for g, c in zip(cr["game"], cr["category"], strict=True)
+        (f"{c}, {g}" if several else c) + f" ({n} h)"
+        for g, c, n in zip(cr["game"], cr["category"], cr["hands"], strict=True)
     ]
     vals = cr["bb_per_hand"].to_numpy(dtype="float64")
     y = np.arange(len(cr))
     colors = np.where(vals >= 0, _COLORS["showdown"], _COLORS["non-showdown"])
     ax.barh(y, vals, color=colors)
-    for yi, v, n in zip(y, vals, cr["hands"], strict=True):
-        ax.annotate(f" {n} h", (v, yi), va="center", ha="left" if v >= 0 else "right", fontsize=8)
     ax.set_yticks(y, labels)
     ax.axvline(0, color="0.6", lw=0.8)
     ax.set_xlabel("big bets per hand")
