@@ -117,6 +117,7 @@ class _Table:
         self.street_in: dict[str, int] = {}
         self.folded: dict[str, Street] = {}
         self.community: Card | None = None
+        self.burned: list[Card] = []
         self.voluntary: set[str] = set()  # put chips in on 3rd street beyond the ante
         seats = tuple(Seat(p.seat, p.name, p.stack) for p in self.players)
         self.state = HandState(
@@ -174,8 +175,11 @@ class _Table:
         self.street = street
         self.street_in = {}
         live = self.live()
+        if self.setup.profile.burn_cards and self.deck:
+            self.burned.append(self.deck.pop())  # a house that burns before each street
+        # the dealer cannot give every live player a card: one community card for all
         if street is Street.SEVENTH and len(self.deck) < len(live):
-            self.community = self.deck.pop()
+            self.community = (self.deck or self.burned).pop()
             self.emit(StreetStart(street, community=self.community))
             return
         self.emit(StreetStart(street))
