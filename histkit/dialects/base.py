@@ -503,11 +503,19 @@ class Dialect:
     def parse(self, text: str | Iterable[str], source: str) -> Iterator[Hand | ParseIssue]:
         """Every hand or issue of one file's text (or lines), in order. A run of text that
         is not hands is reported once; an empty text is reported as such."""
+        seen = False
+        for item in self.parse_blocks(self.blocks(text), source):
+            seen = True
+            yield item
+        if not seen:
+            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+
+    def parse_blocks(self, blocks: Iterable[HandBlock], source: str) -> Iterator[Hand | ParseIssue]:
+        """Every hand or issue of a run of blocks (the reader's chunks, for --jobs); a run of
+        text that is not hands is reported once."""
         junk: list[HandBlock] = []  # first and last block of the current run
         junk_lines = 0
-        seen = False
-        for block in self.blocks(text):
-            seen = True
+        for block in blocks:
             result = self.parse_block(block, source)
             if result is None:
                 junk[1:] = [block]
@@ -519,8 +527,6 @@ class Dialect:
             yield result
         if junk:
             yield self._junk_issue(junk[0], junk[-1], junk_lines, source)
-        if not seen:
-            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
 
     def _junk_issue(self, first: HandBlock, last: HandBlock, n: int, source: str) -> ParseIssue:
         lines = (
