@@ -498,6 +498,11 @@ class Dialect:
         if cur:
             yield HandBlock(start, cur)
 
+    def starts_hand(self, block: HandBlock) -> bool:
+        """Whether a block begins with this site's hand header."""
+        first = block.lines[0]
+        return first.startswith(self.hand_start) and bool(self.compiled.header.match(first + "\n"))
+
     # -- parsing ---------------------------------------------------------------------
 
     def parse(self, text: str | Iterable[str], source: str) -> Iterator[Hand | ParseIssue]:
