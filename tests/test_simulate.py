@@ -387,3 +387,32 @@ def test_bad_arguments_are_refused() -> None:
     assert parse_stakes("$0.04/$0.08") == Stakes(4, 8, 1, 2)
     with pytest.raises(ValueError):
         Stakes(4, 8, 3, 2)
+
+
+# ------------------------------------------------------------------- sample_data
+def test_sample_data_is_what_its_command_writes(tmp_path: Path) -> None:
+    """`python -m histkit.simulate.samples sample_data` regenerates the bundled files."""
+    from histkit.simulate.samples import SAMPLES, write_samples
+    from tests.conftest import SAMPLE_DATA
+
+    if not any(SAMPLE_DATA.glob("*.txt")):
+        pytest.skip("sample_data/ holds no hand histories")
+    write_samples(tmp_path)
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made == sorted(p.name for p in SAMPLE_DATA.iterdir() if p.name != "README.md")
+    assert len(made) == len(SAMPLES) + 1  # one truth file
+    for name in made:
+        assert (tmp_path / name).read_bytes() == (SAMPLE_DATA / name).read_bytes(), name
+
+
+def test_sample_faults_are_found_under_the_default_profile() -> None:
+    from tests.conftest import SAMPLE_DATA
+
+    truth_files = sorted(SAMPLE_DATA.glob("*.truth.jsonl"))
+    if not truth_files:
+        pytest.skip("sample_data/ holds no planted faults")
+    for truth_file in truth_files:
+        hands = SAMPLE_DATA / truth_file.name.replace(".truth.jsonl", ".txt")
+        truth = {(t["hand_id"], t["code"]) for t in map(json.loads, truth_file.open())}
+        result = audit(iter_hands([hands]))
+        assert {(v.hand_id, str(v.code)) for v in result.errors} == truth

@@ -50,6 +50,7 @@ def simulate_with_faults(
     tournament: bool = False,
     hero: str = "Hero",
     faults: float = 0.0,
+    fault_kinds: tuple[str, ...] = FAULT_KINDS,
     tables: int = 1,
     rake: RakeSchedule | None = None,
     profile: RuleProfile = POKERSTARS,
@@ -62,7 +63,7 @@ def simulate_with_faults(
     cfg = SessionConfig(
         game=Game(game), n_hands=n_hands, players=players, seed=seed, stakes=stakes,
         tournament=tournament, hero=hero, tables=tables, rake=rake, profile=profile,
-        faults=faults,
+        faults=faults, fault_kinds=tuple(fault_kinds),
     )  # fmt: skip
     for played in iter_played(cfg):
         yield played.hand, played.fault
@@ -78,6 +79,7 @@ def simulate(
     tournament: bool = False,
     hero: str = "Hero",
     faults: float = 0.0,
+    fault_kinds: tuple[str, ...] = FAULT_KINDS,
     tables: int = 1,
     rake: RakeSchedule | None = None,
     profile: RuleProfile = POKERSTARS,
@@ -87,7 +89,8 @@ def simulate(
     $0.04/$0.08) with `rake`, or a tournament in chips with rising levels."""
     for hand, _fault in simulate_with_faults(
         game, n_hands, players=players, seed=seed, stakes=stakes, tournament=tournament,
-        hero=hero, faults=faults, tables=tables, rake=rake, profile=profile,
+        hero=hero, faults=faults, fault_kinds=fault_kinds, tables=tables, rake=rake,
+        profile=profile,
     ):  # fmt: skip
         yield hand
 
@@ -111,6 +114,7 @@ def write_session(
     tournament: bool = False,
     hero: str = "Hero",
     faults: float = 0.0,
+    fault_kinds: tuple[str, ...] = FAULT_KINDS,
     tables: int = 1,
     rake: RakeSchedule | None = None,
     profile: RuleProfile = POKERSTARS,
@@ -131,7 +135,8 @@ def write_session(
         truth = stack.enter_context(open(side, "w", encoding="utf-8")) if faults else None
         for hand, fault in simulate_with_faults(
             game, n_hands, players=players, seed=seed, stakes=stakes,
-            tournament=tournament, hero=hero, faults=faults, tables=tables, rake=rake,
+            tournament=tournament, hero=hero, faults=faults, fault_kinds=fault_kinds,
+            tables=tables, rake=rake,
             profile=profile,
         ):  # fmt: skip
             out.write(write_hand(hand, newline=newline) + end)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from histkit import evaluate
+from histkit.dialects.pokerstars_writer import format_amount
 from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Show, Summary
 from histkit.rules.pots import Half
 from histkit.simulate.config import RakeSchedule
@@ -39,6 +40,10 @@ class Fault:
             "code": self.code,
             "detail": self.detail,
         }
+
+
+def _m(hand: Hand, amount: int) -> str:
+    return format_amount(amount, hand.unit, hand.currency)
 
 
 def _pot_of(c: Collect) -> int:
@@ -92,7 +97,7 @@ def _low_half(ph: PlayedHand, rng: random.Random) -> tuple[Hand, Fault] | None:
     # the low half's line: the last line of that pot paid to the low winner
     idx = max(i for i, c in enumerate(collects) if _pot_of(c) == low.pot and c.player == winner)
     collects[idx] = replace(collects[idx], player=q)
-    detail = f"pot {low.pot}: low half {low.amount} paid to {q} instead of {winner}"
+    detail = f"pot {low.pot}: low half {_m(hand, low.amount)} paid to {q} instead of {winner}"
     return _rewrite(hand, collects, hand.summary), Fault(
         hand.hand_id, "low_half_wrong_player", code, detail
     )
@@ -150,7 +155,10 @@ def _side_pot(ph: PlayedHand, rng: random.Random) -> tuple[Hand, Fault] | None:
     picks = [i for i, c in enumerate(collects) if _pot_of(c) == award.pot and c.player == w]
     i = picks[-1] if award.half is Half.LOW else picks[0]
     collects[i] = replace(collects[i], player=q)
-    detail = f"side pot {award.pot} ({award.half.value}, {award.amount}) paid to {q}, not eligible"
+    detail = (
+        f"side pot {award.pot} ({award.half.value}, {_m(hand, award.amount)}) paid to {q}, "
+        "who is not eligible for it"
+    )
     return _rewrite(hand, collects, hand.summary), Fault(
         hand.hand_id, "side_pot_ineligible", "AWARD_MISMATCH", detail
     )
@@ -174,7 +182,10 @@ def _wrong_rake(
     if len(collects) != 1 or collects[0].amount <= delta:
         return None
     collects[0] = replace(collects[0], amount=collects[0].amount - delta)
-    detail = f"rake {new_rake} instead of {summ.rake} on a pot of {summ.total_pot}"
+    detail = (
+        f"rake {_m(hand, new_rake)} instead of {_m(hand, summ.rake)} on a pot of "
+        f"{_m(hand, summ.total_pot)}"
+    )
     new = _rewrite(hand, collects, replace(summ, rake=new_rake))
     return new, Fault(hand.hand_id, "wrong_rake", "RAKE", detail)
 
@@ -183,7 +194,10 @@ FAULT_KINDS = ("low_half_wrong_player", "odd_chip_wrong_half", "side_pot_ineligi
 
 
 def inject_fault(
-    ph: PlayedHand, rng: random.Random, rake: RakeSchedule
+    ph: PlayedHand,
+    rng: random.Random,
+    rake: RakeSchedule,
+    kinds: tuple[str, ...] = FAULT_KINDS,
 ) -> tuple[Hand, Fault] | None:
     """Plant one fault the hand allows (kinds tried in random order), or None."""
     makers: list[Callable[[], tuple[Hand, Fault] | None]] = [
@@ -198,6 +212,6 @@ def inject_fault(
     makers = [makers[3], *head] if rng.random() < 0.3 else [*head, makers[3]]
     for make in makers:
         out = make()
-        if out is not None:
+        if out is not None and out[1].kind in kinds:
             return out
     return None

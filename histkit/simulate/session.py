@@ -27,7 +27,7 @@ from histkit.simulate.config import (
     TableNamer,
     random_style,
 )
-from histkit.simulate.faults import inject_fault
+from histkit.simulate.faults import FAULT_KINDS, inject_fault
 from histkit.simulate.play import HandSetup, PlayedHand, SimPlayer, play_hand
 
 __all__ = ["SessionConfig", "iter_played"]
@@ -50,9 +50,12 @@ class SessionConfig:
     profile: RuleProfile = POKERSTARS
     family_pot_rate: float = 0.03  # hands where nobody folds (the deck can run out)
     faults: float = 0.0  # share of hands written with a payout fault
+    fault_kinds: tuple[str, ...] = FAULT_KINDS
     start: datetime | None = None
 
     def __post_init__(self) -> None:
+        if unknown := set(self.fault_kinds) - set(FAULT_KINDS):
+            raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS}")
         if not 0.0 <= self.faults <= 1.0:
             raise ValueError(f"faults must be a rate in [0, 1], got {self.faults}")
         if not 2 <= self.players <= MAX_SEATS:
@@ -146,7 +149,7 @@ class _SimTable:
         self.hands_played += 1
         session = self.session
         if cfg.faults and session.fault_rng.random() < cfg.faults:
-            planted = inject_fault(played, session.fault_rng, setup.rake)
+            planted = inject_fault(played, session.fault_rng, setup.rake, cfg.fault_kinds)
             if planted is not None:
                 # the site's wrong payout is what the players really got: stacks follow it
                 hand, fault = planted
