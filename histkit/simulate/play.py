@@ -211,9 +211,10 @@ class _Table:
         style = self.by_name[name].style
         rng = self.rng
         street = legal.street
-        stack = self.stacks[name]
-        mine = self.street_in.get(name, 0)
-        top = max(self.street_in.values(), default=0)
+        # the engine's numbers, not our own: chips behind, chips in this street, the bet
+        stack = legal.stack
+        mine = self.state.street_contributions[name]
+        top = self.state.current_bet
 
         def wager(kind: ActionKind, to: int) -> Action:
             to = min(to, mine + stack)
@@ -353,6 +354,8 @@ def _finish(t: _Table) -> PlayedHand:
     rake = setup.rake.rake(total, ended_on_third=t.street is Street.THIRD)
     shown: dict[str, tuple[Card, ...]] = {}
     mucked: set[str] = set()
+    if t.stacks != st.stacks:  # our chip bookkeeping must agree with the engine's
+        raise SimulationError(f"hand {setup.hand_id}: stacks {t.stacks} != engine {st.stacks}")
     if len(live) == 1:
         settlement = st.settle(rake=rake)
         for c in _collects(settlement, settlement.pots[0].index if settlement.pots else 0, True):
