@@ -7,16 +7,20 @@ This is the library behind `histkit audit`; the engine itself (one hand at a tim
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from histkit.model import Hand
 from histkit.rules import POKERSTARS, RuleProfile, Violation
 from histkit.rules.continuity import check_continuity
 from histkit.rules.replay import Replay, replay
 
-__all__ = ["AuditReport", "audit", "replays"]
+if TYPE_CHECKING:
+    from histkit.parallel import ChunkResult
+
+__all__ = ["AuditReport", "audit", "audit_paths", "replays"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,51 @@ def replays(
         yield replay(it, profile) if isinstance(it, Hand) else it
 
 
+class _Tally:
+    """What an audit accumulates, whether hands arrive one by one or as worker results."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.violations: list[Violation] = []
+        self.rejected: list[Any] = []
+        self.replays: list[Replay] = []  # for stack continuity (thin ones from workers)
+        self.skipped: list[Any] = []
+        self.sources: dict[str, str] = {}
+
+    def add_replay(self, rp: Replay) -> None:
+        h = rp.hand
+        self.hands += 1
+        self.violations.extend(rp.violations)
+        self.replays.append(rp)
+        self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"
+
+    def add_issue(self, issue: Any) -> None:
+        (self.skipped if issue.kind == "skipped" else self.rejected).append(issue)
+
+    def add_chunk(self, r: ChunkResult) -> None:
+        self.hands += r.hands
+        self.violations.extend(r.violations)
+        self.rejected.extend(r.rejected)
+        self.replays.extend(r.stack_replays)
+        self.skipped.extend(r.skipped_records)
+        self.sources.update(r.hand_sources)
+
+    def report(self, profile: RuleProfile, continuity: bool) -> AuditReport:
+        found = list(self.violations)
+        if continuity:
+            found.extend(check_continuity([*self.replays, *self.skipped], profile))
+        order = {hid: i for i, hid in enumerate(self.sources)}
+        found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
+        return AuditReport(
+            hands=self.hands,
+            violations=tuple(found),
+            rejected=tuple(self.rejected),
+            skipped=len(self.skipped),
+            by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
+            source_of=dict(self.sources),
+        )
+
+
 def audit(
     items: Iterable[Hand | Replay | Any],
     profile: RuleProfile = POKERSTARS,
@@ -86,28 +135,33 @@ def audit(
     continuity: bool = True,
 ) -> AuditReport:
     """Replay and audit hands (or take ready `Replay`s), then check stacks across hands."""
-    done: list[Replay] = []
-    rejected: list[Any] = []
-    skipped_records: list[Any] = []
+    tally = _Tally()
     for it in items:
         if isinstance(it, Hand):
-            done.append(replay(it, profile))
+            tally.add_replay(replay(it, profile))
         elif isinstance(it, Replay):
-            done.append(it)
-        elif getattr(it, "kind", None) == "skipped":
-            skipped_records.append(it)
+            tally.add_replay(it)
         else:
-            rejected.append(it)
-    found: list[Violation] = [v for r in done for v in r.violations]
-    if continuity:
-        found.extend(check_continuity([*done, *skipped_records], profile))
-    order = {r.hand.hand_id: i for i, r in enumerate(done)}
-    found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
-    return AuditReport(
-        hands=len(done),
-        violations=tuple(found),
-        rejected=tuple(rejected),
-        skipped=len(skipped_records),
-        by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
-        source_of={r.hand.hand_id: f"{r.hand.source.file}:{r.hand.source.line}" for r in done},
-    )
+            tally.add_issue(it)
+    return tally.report(profile, continuity)
+
+
+def audit_paths(
+    paths: Iterable[str | Path],
+    profile: RuleProfile = POKERSTARS,
+    *,
+    jobs: int = 1,
+    continuity: bool = True,
+    dialect: str = "pokerstars",
+    on_progress: Callable[[int], None] | None = None,
+) -> AuditReport:
+    """Audit hand-history files or folders, replaying in `jobs` processes; the report is
+    the same for any `jobs`. `on_progress(n)` is called as each chunk of n hands is done."""
+    from histkit.parallel import run
+
+    tally = _Tally()
+    for r in run(paths, jobs=jobs, dialect=dialect, tables=False, audit=True, profile=profile):
+        tally.add_chunk(r)
+        if on_progress is not None:
+            on_progress(r.hands)
+    return tally.report(profile, continuity)

@@ -10,15 +10,12 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any
 
 from histkit import __version__
 
 __all__ = ["main"]
-
-T = TypeVar("T")
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -37,15 +34,51 @@ def existing_paths(paths: list[str]) -> list[Path]:
     return [Path(p) for p in paths]
 
 
-def progress(items: Iterable[T], *, enabled: bool, desc: str, unit: str = "hand") -> Iterator[T]:
-    """A progress bar on stderr when it is a terminal (tqdm), else the items unchanged."""
-    if not enabled or not sys.stderr.isatty():
-        yield from items
-        return
-    from tqdm import tqdm
+class _Bar:
+    def __init__(self, enabled: bool, desc: str, unit: str) -> None:
+        self._bar: Any = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
 
-    with tqdm(items, desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False) as bar:
-        yield from bar
+            self._bar = tqdm(desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
+
+    def update(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def progress_bar(*, enabled: bool, desc: str, unit: str = "hand") -> _Bar:
+    """A counting progress bar on stderr when it is a terminal; `.update(n)` as work ends."""
+    return _Bar(enabled, desc, unit)
+
+
+def add_jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: the number of cores); results are the same, in "
+        "input order, for any N",
+    )
+
+
+def check_jobs(jobs: int | None) -> int:
+    from histkit.parallel import default_jobs
+
+    if jobs is None:
+        return default_jobs()
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    return jobs
 
 
 def plural(n: int, word: str) -> str:

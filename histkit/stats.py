@@ -163,11 +163,16 @@ def _first_copy(name: str, df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load(
-    paths: Sequence[str | Path], *, audit: bool = True, dialect: str = "pokerstars"
+    paths: Sequence[str | Path],
+    *,
+    audit: bool = True,
+    dialect: str = "pokerstars",
+    jobs: int = 1,
 ) -> dict[str, pa.Table]:
     """The tables of hand-history files/folders, or of folders `histkit parse` wrote
     (`hands.parquet` ...). `audit=True` replays each hand so `awards` and `violations`
-    exist (the hi/lo outcomes and the report need them)."""
+    exist (the hi/lo outcomes and the report need them); `jobs` worker processes read and
+    replay hand histories (same tables for any number)."""
     parquet = [Path(p) for p in paths if (Path(p) / "hands.parquet").is_file()]
     if parquet:
         if len(parquet) != len(paths):
@@ -181,10 +186,9 @@ def load(
                 parts = [pq.read_table(f) for f in files]
                 out[name] = pa.concat_tables(parts, promote_options="default")
         return out
-    from histkit.reader import iter_hands
-    from histkit.tables import tables_from
+    from histkit.parallel import build_tables
 
-    tables = tables_from(iter_hands(list(paths), dialect=dialect), audit=audit)  # type: ignore[arg-type]
+    tables = build_tables(list(paths), jobs=jobs, dialect=dialect, audit=audit)
     return dict(tables.items())
 
 

@@ -11,7 +11,8 @@ groups to disk with memory bounded by the batch, not the input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import shutil
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -476,9 +477,18 @@ def audit_tables(items: Iterable[Hand | IssueLike]) -> Tables:
     return tables_from(items, audit=True)
 
 
+PARTITION_KEYS = ("game", "date", "site", "table")
+
+
 class ParquetSink:
-    """Streams hands to `<dir>/<table>.parquet`, one row group per batch of hands, so
-    memory stays bounded by `batch_size` however large the input."""
+    """Streams tables to Parquet as hands arrive, so memory stays bounded by `batch_size`
+    hands however large the input.
+
+    Plain: `<dir>/<table>.parquet`, one row group per batch. Partitioned
+    (`partition_by=("game", "date")`): `<dir>/<table>/game=.../date=.../part-N.parquet`, a
+    Hive-style dataset that pyarrow, pandas and DuckDB read directly; every table gets
+    the partition columns (taken from its hand) so each can be filtered alike.
+    """
 
     def __init__(
         self,
@@ -487,40 +497,124 @@ class ParquetSink:
         batch_size: int = 5000,
         compression: str = "zstd",
         audit: bool = False,
+        partition_by: tuple[str, ...] = (),
+        overwrite: bool = False,
     ) -> None:
-        import pyarrow.parquet as pq
-
+        unknown = [k for k in partition_by if k not in PARTITION_KEYS]
+        if unknown:
+            raise ValueError(
+                f"cannot partition by {', '.join(unknown)}; choose from {', '.join(PARTITION_KEYS)}"
+            )
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.batch_size = batch_size
+        self.compression = compression
         self.audit = audit
-        names = [n for n in SCHEMAS if audit or n not in AUDIT_TABLES]
-        self._writers = {
-            name: pq.ParquetWriter(
-                self.directory / f"{name}.parquet", SCHEMAS[name], compression=compression
-            )
-            for name in names
-        }
+        self.partition_by = tuple(partition_by)
+        self.names = [n for n in SCHEMAS if audit or n not in AUDIT_TABLES]
+        if self.partition_by:
+            used = [n for n in self.names if (self.directory / n).exists()]
+            if used and not overwrite:
+                raise ValueError(
+                    f"{self.directory} already holds a dataset ({', '.join(used)}); "
+                    "choose an empty folder or overwrite it (--overwrite, overwrite=True)"
+                )
+            for n in used:
+                shutil.rmtree(self.directory / n)
+        self._writers: dict[str, Any] = {}
         self._builder = TableBuilder(audit=audit)
-        self.counts: dict[str, int] = dict.fromkeys(names, 0)
+        self._pending: list[Tables] = []
+        self._pending_hands = 0
+        self._parts = 0
+        self.counts: dict[str, int] = dict.fromkeys(self.names, 0)
+        if not self.partition_by:
+            import pyarrow.parquet as pq
+
+            self._writers = {
+                name: pq.ParquetWriter(
+                    self.directory / f"{name}.parquet", SCHEMAS[name], compression=compression
+                )
+                for name in self.names
+            }
 
     def add(self, item: Hand | IssueLike) -> None:
+        """One hand (or parse issue)."""
         self._builder.add(item)
         if len(self._builder) >= self.batch_size:
+            self._pending.append(self._builder.build())
+            self._pending_hands += len(self._builder)
+            self._builder = TableBuilder(audit=self.audit)
             self.flush()
 
-    def write_tables(self, tables: Mapping[str, pa.Table] | Tables) -> None:
-        """Append already-built tables (e.g. from a worker process)."""
-        items = tables.items()
-        for name, table in items:
-            if table.num_rows:
-                self._writers[name].write_table(table)
-                self.counts[name] += table.num_rows
+    def add_tables(self, tables: Tables) -> None:
+        """Rows already built (e.g. by a worker process), written in the order given."""
+        if len(self._builder):
+            self._pending.append(self._builder.build())
+            self._builder = TableBuilder(audit=self.audit)
+        self._pending.append(tables)
+        self._pending_hands += tables.hands.num_rows
+        if self._pending_hands >= self.batch_size:
+            self.flush()
 
     def flush(self) -> None:
-        built = self._builder.build()
-        self._builder = TableBuilder(audit=self.audit)
-        self.write_tables(built)
+        if len(self._builder):
+            self._pending.append(self._builder.build())
+            self._builder = TableBuilder(audit=self.audit)
+        if not self._pending:
+            return
+        merged = {name: pa.concat_tables([t[name] for t in self._pending]) for name in self.names}
+        self._pending, self._pending_hands = [], 0
+        if self.partition_by:
+            self._write_partitioned(merged)
+        else:
+            for name, table in merged.items():
+                if table.num_rows:
+                    self._writers[name].write_table(table)
+        for name, table in merged.items():
+            self.counts[name] += table.num_rows
+
+    def _write_partitioned(self, merged: dict[str, pa.Table]) -> None:
+        import pyarrow.compute as pc
+        import pyarrow.dataset as ds
+
+        hands = merged["hands"]
+        keys = {
+            "game": hands["game"],
+            "date": pc.strftime(hands["started_at"], format="%Y-%m-%d"),
+            "site": hands["site"],
+            "table": hands["table"],
+        }
+        fmt = ds.ParquetFileFormat()
+        opts = fmt.make_write_options(compression=self.compression)
+        partitioning = ds.partitioning(
+            pa.schema([(k, pa.string()) for k in self.partition_by]), flavor="hive"
+        )
+        for name, table in merged.items():
+            if not table.num_rows or name == "errors":
+                continue
+            # each row's partition values are its hand's (rows keep their order)
+            at = pc.index_in(table["hand_id"], value_set=hands["hand_id"])
+            for k in self.partition_by:
+                col = keys[k] if name == "hands" else keys[k].take(at)
+                if k in table.column_names:
+                    table = table.drop_columns([k])
+                table = table.append_column(k, col)
+            ds.write_dataset(
+                table,
+                self.directory / name,
+                format=fmt,
+                file_options=opts,
+                partitioning=partitioning,
+                basename_template=f"part-{self._parts}-{{i}}.parquet",
+                existing_data_behavior="overwrite_or_ignore",
+            )
+        errors = merged.get("errors")
+        if errors is not None and errors.num_rows:
+            import pyarrow.parquet as pq
+
+            (self.directory / "errors").mkdir(exist_ok=True)
+            pq.write_table(errors, self.directory / "errors" / f"part-{self._parts}.parquet")
+        self._parts += 1
 
     def close(self) -> None:
         self.flush()

@@ -10,7 +10,16 @@ import sys
 from collections import Counter
 from itertools import groupby
 
-from histkit.cli import EXIT_FOUND, EXIT_OK, UsageError, existing_paths, plural, progress
+from histkit.cli import (
+    EXIT_FOUND,
+    EXIT_OK,
+    UsageError,
+    add_jobs_option,
+    check_jobs,
+    existing_paths,
+    plural,
+    progress_bar,
+)
 
 FIELDS = ("hand_id", "code", "severity", "street", "line", "expected", "reported", "message")
 
@@ -42,13 +51,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--no-continuity", action="store_true", help="skip stack checks across hands")
     p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_jobs_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from histkit.audit import audit
-    from histkit.reader import iter_hands
+    from histkit.audit import audit_paths
     from histkit.rules import load_profile
 
     paths = existing_paths(args.paths)
@@ -56,8 +65,16 @@ def run(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile)
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
-    items = progress(iter_hands(paths, dialect=args.dialect), enabled=not args.quiet, desc="audit")
-    report = audit(items, profile, continuity=not args.no_continuity)
+    jobs = check_jobs(args.jobs)
+    with progress_bar(enabled=not args.quiet, desc="auditing") as bar:
+        report = audit_paths(
+            paths,
+            profile,
+            jobs=jobs,
+            continuity=not args.no_continuity,
+            dialect=args.dialect,
+            on_progress=bar.update,
+        )
     shown = report.violations if args.info else report.errors
     if args.format == "json":
         text = json.dumps(report.to_json(include_info=args.info), indent=2) + "\n"

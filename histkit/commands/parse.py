@@ -6,7 +6,16 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from histkit.cli import EXIT_FOUND, EXIT_OK, UsageError, existing_paths, plural, progress
+from histkit.cli import (
+    EXIT_FOUND,
+    EXIT_OK,
+    UsageError,
+    add_jobs_option,
+    check_jobs,
+    existing_paths,
+    plural,
+    progress_bar,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,39 +40,61 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="also replay every hand and write awards.parquet and violations.parquet",
     )
+    p.add_argument(
+        "--partition-by",
+        metavar="KEYS",
+        help="write partitioned datasets <OUTDIR>/<table>/k=v/... by these comma-separated "
+        "keys: game, date (UTC day), site, table (e.g. --partition-by game,date)",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --partition-by: replace the datasets already in OUTDIR",
+    )
+    add_jobs_option(p)
     p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=_run_parse)
 
 
 def _run_parse(args: argparse.Namespace) -> int:
-    from histkit.model import Hand
-    from histkit.reader import iter_hands
+    from histkit.parallel import run
     from histkit.tables import ParquetSink
 
     paths = existing_paths(args.paths)
     if args.batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
+    jobs = check_jobs(args.jobs)
     files: set[str] = set()
     games: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     rejected: list[Any] = []
-    with ParquetSink(args.output, batch_size=args.batch_size, audit=args.audit) as sink:
-        items = iter_hands(paths, dialect=args.dialect)
-        for item in progress(items, enabled=not args.quiet, desc="parsing"):
-            sink.add(item)
-            if isinstance(item, Hand):
-                files.add(item.source.file)
-                games[item.game.value] += 1
-            else:
-                files.add(item.source_file)
-                if item.kind == "skipped":
-                    skipped[item.game or "unknown game"] += 1
-                else:
-                    rejected.append(item)
+    try:
+        sink = ParquetSink(
+            args.output,
+            batch_size=args.batch_size,
+            audit=args.audit,
+            partition_by=parse_partition(args.partition_by),
+            overwrite=args.overwrite,
+        )
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    with sink, progress_bar(enabled=not args.quiet, desc="parsing") as bar:
+        for r in run(paths, jobs=jobs, dialect=args.dialect, audit=args.audit):
+            if r.tables is not None:
+                sink.add_tables(r.tables)
+            files.add(r.source)
+            games.update(r.games)
+            skipped.update(r.skipped)
+            rejected.extend(r.rejected)
+            bar.update(r.hands)
     if not args.quiet:
         print(_parse_summary(len(files), games, skipped, rejected, args.output, sink.counts))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
+
+
+def parse_partition(text: str | None) -> tuple[str, ...]:
+    return tuple(k.strip() for k in text.split(",") if k.strip()) if text else ()
 
 
 def _parse_summary(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from histkit.cli import EXIT_OK, UsageError, existing_paths
+from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs, existing_paths
 from histkit.commands.stats import GAMES, _date
 
 
@@ -29,6 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
     p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")
     p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_jobs_option(p)
     p.set_defaults(run=run)
 
 
@@ -49,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
         until=_date(args.until, "--until"),
     )
     try:
-        tables = load([str(p) for p in paths], audit=True, dialect=args.dialect)
+        tables = load(
+            [str(p) for p in paths], audit=True, dialect=args.dialect, jobs=check_jobs(args.jobs)
+        )
         html = build_report(tables, args.player, filters=filters, top=args.top)
     except ValueError as e:
         raise UsageError(str(e)) from None

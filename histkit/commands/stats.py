@@ -9,7 +9,7 @@ import sys
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from histkit.cli import EXIT_OK, UsageError, existing_paths, plural
+from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs, existing_paths, plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,6 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="skip the replay (faster; no hi/lo scoop/split counts)",
     )
     p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_jobs_option(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.set_defaults(run=run)
 
@@ -94,7 +95,12 @@ def run(args: argparse.Namespace) -> int:
         until=_date(args.until, "--until"),
     )
     try:
-        tables = load([str(p) for p in paths], audit=not args.no_audit, dialect=args.dialect)
+        tables = load(
+            [str(p) for p in paths],
+            audit=not args.no_audit,
+            dialect=args.dialect,
+            jobs=check_jobs(args.jobs),
+        )
     except ValueError as e:
         raise UsageError(str(e)) from None
     facts = seat_facts(tables, filters)

@@ -1,0 +1,167 @@
+"""The bulk pipeline — read, parse, (replay), build Arrow — over chunks of the input, in
+this process or in worker processes, with results always in input order.
+
+Workers return Arrow tables and small records, never `Hand` objects: pickling Python
+objects back to the parent costs as much as the parse it saved (DESIGN.md "Performance").
+At most `2 * jobs` chunks are in flight, so memory stays bounded however large the input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import multiprocessing as mp
+import os
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from histkit.model import Hand, TableNote
+from histkit.reader import Chunk, ParseIssue, iter_chunks, parse_chunk
+from histkit.rules import POKERSTARS, RuleProfile, Violation
+from histkit.rules.replay import Replay, replay
+from histkit.tables import TableBuilder, Tables
+
+__all__ = ["ChunkResult", "default_jobs", "process_chunk", "run", "build_tables"]
+
+
+def default_jobs() -> int:
+    """The cores this process may use (the CLI's default for --jobs)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What one chunk of input became."""
+
+    source: str
+    tables: Tables | None
+    games: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    rejected: tuple[ParseIssue, ...] = ()
+    skipped_records: tuple[ParseIssue, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    # For stack continuity across hands: each replay with its hand's events cut down to
+    # the table notes (joins, leaves) the check reads, and no pots or awards.
+    stack_replays: tuple[Replay, ...] = ()
+    hand_sources: tuple[tuple[str, str], ...] = ()  # (hand id, "file:line")
+
+    @property
+    def hands(self) -> int:
+        return sum(self.games.values())
+
+
+def _thin(rp: Replay) -> Replay:
+    notes = tuple(e for e in rp.hand.events if isinstance(e, TableNote))
+    hand = dataclasses.replace(rp.hand, events=notes, summary=None)
+    return dataclasses.replace(rp, hand=hand, violations=(), pots=(), awards=())
+
+
+def process_chunk(
+    chunk: Chunk,
+    *,
+    dialect: str = "pokerstars",
+    tables: bool = True,
+    audit: bool = False,
+    profile: RuleProfile = POKERSTARS,
+) -> ChunkResult:
+    """Parse one chunk, replay its hands when auditing, and build its tables."""
+    builder = TableBuilder(audit=audit) if tables else None
+    games: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
+    rejected: list[ParseIssue] = []
+    skipped_records: list[ParseIssue] = []
+    violations: list[Violation] = []
+    thin: list[Replay] = []
+    sources: list[tuple[str, str]] = []
+    for item in parse_chunk(chunk, dialect=dialect):
+        if isinstance(item, Hand):
+            games[item.game.value] += 1
+            if audit:
+                rp = replay(item, profile)
+                violations.extend(rp.violations)
+                thin.append(_thin(rp))
+                sources.append((item.hand_id, f"{item.source.file}:{item.source.line}"))
+                if builder is not None:
+                    builder.add_replay(rp)
+            elif builder is not None:
+                builder.add_hand(item)
+        else:
+            if item.kind == "skipped":
+                skipped[item.game or "unknown game"] += 1
+                skipped_records.append(item)
+            else:
+                rejected.append(item)
+            if builder is not None:
+                builder.add_issue(item)
+    return ChunkResult(
+        source=chunk.source,
+        tables=builder.build() if builder is not None else None,
+        games=games,
+        skipped=skipped,
+        rejected=tuple(rejected),
+        skipped_records=tuple(skipped_records),
+        violations=tuple(violations),
+        stack_replays=tuple(thin),
+        hand_sources=tuple(sources),
+    )
+
+
+def _init_worker() -> None:
+    gc.freeze()  # objects inherited from the parent (grammar, tables) are never garbage
+
+
+def run(
+    paths: Iterable[str | Path],
+    *,
+    jobs: int = 1,
+    dialect: str = "pokerstars",
+    tables: bool = True,
+    audit: bool = False,
+    profile: RuleProfile = POKERSTARS,
+    max_blocks: int | None = None,
+) -> Iterator[ChunkResult]:
+    """Results per chunk of the input, in input order. `jobs > 1` spreads chunks over
+    worker processes; the results are the same as with one process."""
+    kw: dict[str, Any] = {"dialect": dialect, "tables": tables, "audit": audit, "profile": profile}
+    if jobs <= 1:
+        for chunk in iter_chunks(paths, dialect=dialect, max_blocks=max_blocks):
+            yield process_chunk(chunk, **kw)
+        return
+    chunks = iter_chunks(paths, dialect=dialect, max_blocks=max_blocks or 128)
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:
+        window: deque[Future[ChunkResult]] = deque()
+        for chunk in chunks:
+            window.append(pool.submit(process_chunk, chunk, **kw))
+            if len(window) >= 2 * jobs:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+
+
+def build_tables(
+    paths: Iterable[str | Path],
+    *,
+    jobs: int = 1,
+    dialect: str = "pokerstars",
+    audit: bool = False,
+    profile: RuleProfile = POKERSTARS,
+) -> Tables:
+    """All tables of the input in memory (for stats and notebooks); `jobs` as in `run`."""
+    import pyarrow as pa
+
+    parts = [r.tables for r in run(paths, jobs=jobs, dialect=dialect, audit=audit, profile=profile)]
+    present = [t for t in parts if t is not None]
+    if not present:
+        return TableBuilder(audit=audit).build()
+    return Tables(
+        **{name: pa.concat_tables([t[name] for t in present]) for name, _ in present[0].items()}
+    )
