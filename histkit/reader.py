@@ -40,16 +40,25 @@ def read_file_text(path: str | Path, *, fallback: str = "cp1252") -> str:
     return decode_bytes(data, fallback=fallback)
 
 
+HAND_HISTORY_SUFFIXES = (".txt",)
+
+
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files in input order; folders are walked recursively in sorted order. Hidden files
-    and folders (".DS_Store", ".git") are not hand histories and are left out."""
+    """Files in input order. A file named on its own is always read; inside a folder
+    (walked recursively, sorted) only hand-history files (`*.txt`, as the sites write
+    them) are, so a README or a sidecar beside them is not mistaken for a broken hand.
+    Hidden files and folders (".DS_Store", ".git") are left out."""
     for p in paths:
         path = Path(p)
         if path.is_dir():
             found: list[Path] = []
             for root, dirs, files in os.walk(path):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
-                found.extend(Path(root) / f for f in files if not f.startswith("."))
+                found.extend(
+                    Path(root) / f
+                    for f in files
+                    if not f.startswith(".") and f.lower().endswith(HAND_HISTORY_SUFFIXES)
+                )
             yield from sorted(found, key=lambda f: f.relative_to(path).parts)
         else:
             yield path

@@ -49,22 +49,23 @@ def test_folders_are_walked_sorted_recursively_in_input_order(tmp_path: Path) ->
     (tmp_path / "a" / "deep").mkdir(parents=True)
     (tmp_path / ".hidden").mkdir()
     (tmp_path / "b" / "2.txt").write_text(stud_hand("2"))
-    (tmp_path / "a" / "deep" / "1.log").write_text(stud_hand("1"))  # any regular file
+    (tmp_path / "a" / "deep" / "1.TXT").write_text(stud_hand("1"))
+    (tmp_path / "a" / "deep" / "notes.md").write_text("# not a hand history\n")  # not *.txt
     (tmp_path / "a" / "0.txt").write_text(stud_hand("0"))
     (tmp_path / ".hidden" / "x.txt").write_text(stud_hand("99"))
     (tmp_path / ".DS_Store").write_bytes(b"\x00\x00\x00\x01Bud1")
-    single = tmp_path / "single.txt"
+    single = tmp_path / "single.log"  # a file named on its own is read whatever its name
     single.write_text(razz_tournament("7"))
     files = list(iter_files([single, tmp_path]))
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
-        "single.txt",
+        "single.log",
         "a/0.txt",
-        "a/deep/1.log",
+        "a/deep/1.TXT",
         "b/2.txt",
-        "single.txt",
     ]
     ids = [h.hand_id for h in iter_hands([single, tmp_path]) if isinstance(h, Hand)]
-    assert ids == ["7", "0", "1", "2", "7"]
+    assert ids == ["7", "0", "1", "2"]
+    assert not [i for i in iter_hands([tmp_path]) if not isinstance(i, Hand)]
 
 
 def test_iter_hands_streams(tmp_path: Path) -> None:
