@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from histkit.accounting import collections, contributions
-from histkit.model import Action, ActionKind, Deal, Game, Hand, NoteKind, TableNote, Unit
+from histkit.model import Collect, Deal, Game, Hand, NoteKind, TableNote, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.simulate.config import (
     NO_RAKE,
@@ -162,47 +162,76 @@ class _SimTable:
         return replace(played, hand=self.comings_and_goings(played.hand))
 
     def comings_and_goings(self, hand: Hand) -> Hand:
-        """Busted players and a few others leave, empty seats fill; the site prints these
-        lines inside the hand being played, after the cards are out."""
+        """Busted players and a few others leave, empty seats fill, someone chats or loses
+        the connection. The site prints these lines inside the hand being played: a
+        leaver after their last action, a newcomer after the 3rd-street cards, a busted
+        tournament player after the pot is collected."""
         cfg, r = self.session.cfg, self.rng
-        notes: list[TableNote] = []
+        events = list(hand.events)
+        deals = [i for i, e in enumerate(events) if isinstance(e, Deal) and e.street == 3]
+        collects = [i for i, e in enumerate(events) if isinstance(e, Collect)]
+        opened, paid = deals[-1] + 1, collects[0] if collects else len(events)
+        placed: list[tuple[int, TableNote]] = []  # (insert before this event index, note)
+
+        def after_last_move(name: str) -> int:
+            mine = [i for i, e in enumerate(events) if getattr(e, "player", None) == name]
+            first = (mine[-1] + 1) if mine else opened
+            return r.randint(first, max(first, paid))
+
         for seat, p in sorted(self.seats.items()):
             if p.name == cfg.hero:
                 continue
             busted = p.stack == 0
             if busted or r.random() < 0.03:
                 if cfg.tournament and busted:
-                    place = r.randint(2, 400)
-                    text = f"{p.name} finished the tournament in {_ordinal(place)} place"
-                    notes.append(TableNote(NoteKind.FINISHED, p.name, text))
+                    text = (
+                        f"{p.name} finished the tournament in {_ordinal(r.randint(2, 400))} place"
+                    )
+                    placed.append((len(events), TableNote(NoteKind.FINISHED, p.name, text)))
                 else:
-                    notes.append(TableNote(NoteKind.LEAVE, p.name, f"{p.name} leaves the table"))
+                    note = TableNote(NoteKind.LEAVE, p.name, f"{p.name} leaves the table")
+                    placed.append((after_last_move(p.name), note))
                 del self.seats[seat]
-        want = cfg.players
         for seat in range(1, self.max_seats + 1):
-            if len(self.seats) >= want:
+            if len(self.seats) >= cfg.players:
                 break
             if seat not in self.seats and r.random() < 0.5:
                 newcomer = self.new_player(seat)
                 self.seats[seat] = newcomer
                 text = f"{newcomer.name} joins the table at seat #{seat}"
-                notes.append(TableNote(NoteKind.JOIN, newcomer.name, text))
-        if not notes:
+                placed.append(
+                    (r.randint(opened, paid), TableNote(NoteKind.JOIN, newcomer.name, text))
+                )
+        seated = [p.name for p in self.seats.values() if p.name in {s.player for s in hand.seats}]
+        if seated and r.random() < 0.04:
+            who = r.choice(seated)
+            at = r.randint(opened, paid)
+            placed.append((at, TableNote(NoteKind.DISCONNECT, who, f"{who} is disconnected")))
+            placed.append(
+                (r.randint(at, paid), TableNote(NoteKind.CONNECT, who, f"{who} is connected"))
+            )
+        if seated and r.random() < 0.05:
+            who = r.choice(seated)
+            placed.append(
+                (r.randint(opened, len(events)), TableNote(NoteKind.CHAT, who, r.choice(_CHAT)))
+            )
+        if not placed:
             return hand
-        events = list(hand.events)
-        # after the 3rd-street deals and before the summary lines of the pot
-        first = next(i for i, e in enumerate(events) if isinstance(e, Deal)) + 1
-        last = max(
-            (
-                i
-                for i, e in enumerate(events)
-                if isinstance(e, Action) and e.kind is not ActionKind.ANTE
-            ),
-            default=first,
-        )
-        for note in notes:
-            events.insert(r.randint(first, max(first, last)), note)
+
+        # insert from the back so earlier indices stay valid; at one index, in placing order
+        def settled(at: int) -> int:  # never inside a street's block of `Dealt to` lines
+            while at < len(events) and isinstance(events[at], Deal):
+                at += 1
+            return at
+
+        placed = [(settled(at), note) for at, note in placed]
+        order = sorted(range(len(placed)), key=lambda k: (placed[k][0], k), reverse=True)
+        for k in order:
+            events.insert(*placed[k])
         return replace(hand, events=tuple(events))
+
+
+_CHAT = ("nh", "gl", "ty", "lol", "nice hand", "gg", "wow", "sick river", "ugh", "vnh")
 
 
 def _ordinal(n: int) -> str:
