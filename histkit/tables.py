@@ -182,13 +182,22 @@ _SHOW_SLOTS: tuple[tuple[int, bool], ...] = (
 
 
 class IssueLike(Protocol):
-    source_file: str
-    line: int | None
-    column: int | None
-    hand_id: str | None
-    kind: str
-    reason: str
-    game: str | None
+    """What the `errors` table reads of a parse issue (`histkit.reader.ParseIssue`)."""
+
+    @property
+    def source_file(self) -> str: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def column(self) -> int | None: ...
+    @property
+    def hand_id(self) -> str | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def game(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -267,7 +276,7 @@ class TableBuilder:
         elif hasattr(item, "awards") and hasattr(item, "hand"):
             self.add_replay(item)  # type: ignore[arg-type]
         else:
-            self.add_issue(item)  # type: ignore[arg-type]
+            self.add_issue(item)
 
     def add_replay(self, rp: Replay) -> None:
         """The hand's rows plus, in the audit tables, its awards and violations."""

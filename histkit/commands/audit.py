@@ -9,6 +9,7 @@ import json
 import sys
 from collections import Counter
 from itertools import groupby
+from typing import TYPE_CHECKING
 
 from histkit.cli import (
     EXIT_FOUND,
@@ -20,6 +21,10 @@ from histkit.cli import (
     plural,
     progress_bar,
 )
+
+if TYPE_CHECKING:
+    from histkit.audit import AuditReport
+    from histkit.rules import Violation
 
 FIELDS = ("hand_id", "code", "severity", "street", "line", "expected", "reported", "message")
 
@@ -92,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if (report.errors or report.rejected) else EXIT_OK
 
 
-def _csv(violations: tuple) -> str:  # type: ignore[type-arg]
+def _csv(violations: tuple[Violation, ...]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(FIELDS)
@@ -112,7 +117,7 @@ def _csv(violations: tuple) -> str:  # type: ignore[type-arg]
     return buf.getvalue()
 
 
-def _verdict(report, profile: str) -> str:  # type: ignore[no-untyped-def]
+def _verdict(report: AuditReport, profile: str) -> str:
     errors = report.errors
     if not errors and not report.rejected:
         return f"OK: {plural(report.hands, 'hand')} audited under '{profile}', no violation."
@@ -128,7 +133,7 @@ def _verdict(report, profile: str) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def _text(report, shown, profile: str) -> str:  # type: ignore[no-untyped-def]
+def _text(report: AuditReport, shown: tuple[Violation, ...], profile: str) -> str:
     out: list[str] = []
     for hand_id, group in groupby(shown, key=lambda v: v.hand_id):
         vs = list(group)
