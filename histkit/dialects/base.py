@@ -36,6 +36,7 @@ import lark
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from histkit.cards import Card, parse_card
+from histkit.dialects.fastpath import LineMatcher, build_matcher, constructor
 from histkit.model import (
     Action,
     ActionKind,
@@ -132,6 +133,7 @@ class UnreadableFile(ValueError):
 # ----------------------------------------------------------------------------- decoding
 
 _BOMS_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+_READ_CHUNK = 1 << 20  # bytes read and decoded at a time (whole lines)
 # C0 control bytes that never occur in a text hand history (tab, LF, VT, FF, CR excluded)
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
@@ -259,6 +261,7 @@ class _Compiled:
 
 
 _COMPILED: dict[tuple[str, bool], _Compiled] = {}
+_MATCHERS: dict[str, LineMatcher | None] = {}  # grammar file -> its line matcher
 _COMPILE_LOCK = threading.Lock()
 
 
@@ -409,11 +412,14 @@ class Dialect:
     fallback_encoding: ClassVar[str] = "cp1252"
     terminal_labels: ClassVar[Mapping[str, str]] = TERMINAL_LABELS
 
-    def __init__(self, *, cython: bool | None = None) -> None:
+    def __init__(self, *, cython: bool | None = None, fast: bool | None = None) -> None:
         self._cython = _want_cython() if cython is None else cython
+        # the line matcher (fastpath.py) first, Lark for what it leaves; fast=False: Lark only
+        self._fast = not os.environ.get("HISTKIT_NO_FASTPATH") if fast is None else fast
         self._compiled_cache: _Compiled | None = None
-        # (amount text, unit) -> minor units; shared by the hands this dialect parses
-        self._money_memo: dict[tuple[str, Unit], int] = {}
+        self._matcher_cache: LineMatcher | None | bool = False  # False: not built yet
+        # unit -> amount text -> minor units; shared by the hands this dialect parses
+        self._money_memo: dict[Unit, dict[str, int]] = {u: {} for u in Unit}
 
     # -- resources -------------------------------------------------------------------
 
@@ -425,6 +431,26 @@ class Dialect:
                 self.grammar_file, self.header_terminal, self._cython
             )
         return c
+
+    @property
+    def matcher(self) -> LineMatcher | None:
+        """The fast path's line matcher (None when switched off or the grammar allows
+        none), built from the plain-lark parser: its tables are the reference."""
+        got = self._matcher_cache
+        if got is False:
+            got = None
+            if self._fast:
+                key = self.grammar_file
+                got = _MATCHERS.get(key, False)
+                if got is False:
+                    plain = _compile(self.grammar_file, self.header_terminal, False)
+                    got = _MATCHERS[key] = build_matcher(plain.parser, plain.line_regex, _HANDLERS)
+            self._matcher_cache = got
+        return got  # type: ignore[return-value]
+
+    @property
+    def uses_fast_path(self) -> bool:
+        return self.matcher is not None
 
     @property
     def uses_cython(self) -> bool:
@@ -452,8 +478,43 @@ class Dialect:
             finally:
                 text.detach()
             return
+        no = 0
+        rest = bytearray()  # the start of a line whose end is in a later chunk
+        while True:
+            data = f.read(_READ_CHUNK)
+            if not data:
+                break
+            cut = data.rfind(b"\n") + 1
+            if not cut:  # no line end yet: a very long line (or a binary file)
+                if _BINARY_BYTES.search(data):
+                    raise UnreadableFile(
+                        f"binary data, not a text hand history (line {no + 1})", no + 1
+                    )
+                rest += data
+                continue
+            chunk = bytes(rest) + data[:cut] if rest else data[:cut]
+            rest = bytearray(data[cut:])
+            # the common case in one go: UTF-8 with LF line ends, no control bytes
+            decoded: str | None = None
+            if b"\r" not in chunk and _BINARY_BYTES.search(chunk) is None:
+                with contextlib.suppress(UnicodeDecodeError):
+                    decoded = chunk.decode("utf-8")
+            if decoded is not None:
+                lines = decoded.split("\n")
+                lines.pop()  # after the chunk's last line end
+                no += len(lines)
+                yield from lines
+            else:
+                yield from self._decode_lines(chunk, no)
+                no += chunk.count(b"\n")
+        if rest:
+            yield from self._decode_lines(bytes(rest), no)
+
+    def _decode_lines(self, data: bytes, before: int) -> Iterator[str]:
+        """Lines one at a time: each as UTF-8 or else the site's legacy encoding, CR line
+        ends split, binary data raised at its line (file line numbers from `before` + 1)."""
         fallback = self.fallback_encoding
-        for no, raw in enumerate(f, 1):
+        for no, raw in enumerate(io.BytesIO(data), before + 1):
             if _BINARY_BYTES.search(raw):
                 raise UnreadableFile(f"binary data, not a text hand history (line {no})", no)
             try:
@@ -574,6 +635,14 @@ class Dialect:
                 f"other game: {game_text}",
                 game=game_text,
             )
+        matcher = self.matcher
+        if matcher is not None:
+            try:
+                hand = HandBuilder(self, block, source).build_fast(matcher, m)
+            except HandError:
+                hand = None  # Lark decides: a grammar error earlier in the hand comes first
+            if hand is not None:
+                return hand
         try:
             tokens: Any = self.compiled.parser.parse(block.text)
         except UnexpectedInput as e:
@@ -720,9 +789,55 @@ def _cards(text: str) -> tuple[Card, ...]:
     return got
 
 
+# the model's events built without the per-field object.__setattr__ (fastpath.constructor)
+_ACTION = constructor(Action)
+_DEAL = constructor(Deal)
+_STREET_START = constructor(StreetStart)
+_SEAT = constructor(Seat)
+_SEAT_RESULT = constructor(SeatResult)
+_UNCALLED = constructor(UncalledBet)
+_COLLECT = constructor(Collect)
+_SHOW = constructor(Show)
+_MUCK = constructor(Muck)
+_NOTE = constructor(TableNote)
+_NO_LOW = constructor(NoLowHand)
+_CAPPED = constructor(BettingCapped)
+_DOUBLE_BET = constructor(DoubleBetAllowed)
+
+
 class HandBuilder:
-    """Reads one parsed hand's line tokens into a `Hand`. Validates what the grammar cannot:
-    amounts in the hand's unit, players against the seat list, deal shapes per street."""
+    """Reads one parsed hand's lines into a `Hand`. Validates what the grammar cannot:
+    amounts in the hand's unit, players against the seat list, deal shapes per street.
+
+    Both paths feed the same handlers, one call per line with that line's regex match:
+    `build_fast` classifies the lines itself (the line matcher), `build` takes Lark's
+    tokens. So the two can only differ in which terminal a line is, and the matcher takes
+    that from Lark's own tables. The handlers are the hot loop: no helper calls on the
+    common path, amounts and card lists from memo dicts, player names mapped to the seat
+    line's (interned) string so every event of a player shares one name object."""
+
+    __slots__ = (
+        "d",
+        "regex",
+        "offset",
+        "block",
+        "source",
+        "street",
+        "events",
+        "seats",
+        "players",
+        "names",
+        "hole_cards_seen",
+        "header",
+        "unit",
+        "symbols",
+        "results",
+        "pot",
+        "board",
+        "summary_line",
+        "_money",
+        "_memo",
+    )
 
     def __init__(self, dialect: Dialect, block: HandBlock, source: str) -> None:
         self.d = dialect
@@ -734,6 +849,7 @@ class HandBuilder:
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.players: dict[str, Seat] = {}
+        self.names: dict[str, str] = {}  # name as written -> the seat line's interned name
         # players whose 3rd-street line shows all three cards: the hero, when exactly one
         # (a tracker's export may show everyone's; then there is no single hero)
         self.hole_cards_seen: list[str] = []
@@ -744,13 +860,15 @@ class HandBuilder:
         self.pot: dict[str, Any] | None = None
         self.board: tuple[Card, ...] = ()
         self.summary_line = 0
-        self._money = dialect._money_memo
+        self._memo = dialect._money_memo
+        self._money = self._memo[Unit.CHIP]  # amount text -> minor units, this hand's unit
 
-    # -- driver ----------------------------------------------------------------------
+    # -- drivers ---------------------------------------------------------------------
 
     def build(self, tokens: list[Any], header: re.Match[str] | None = None) -> Hand:
-        """Tokens (the header first) -> Hand. `header` is the header line's match when the
-        caller has it already (the skip check made it), saving the longest re-match."""
+        """Lark's tokens (the header first) -> Hand. `header` is the header line's match
+        when the caller has it already (the skip check made it), saving the longest
+        re-match."""
         regex = self.regex
         handlers = _HANDLERS
         offset = self.offset
@@ -767,6 +885,48 @@ class HandBuilder:
             handlers[typ](self, m, line)
         return self._hand()
 
+    def build_fast(self, matcher: LineMatcher, header: re.Match[str]) -> Hand | None:
+        """The hand's lines -> Hand through the line matcher, each line classified and
+        matched once; None when the matcher leaves the hand to Lark (a line it cannot
+        classify, a line kind out of place, an early end). `header` is the first line's
+        match, as the skip check made it."""
+        lines = self.block.lines
+        text = self.block.text
+        rows = matcher.rows
+        line_no = self.offset + 1
+        state = matcher.after(self.d.header_terminal)
+        if state < 0:
+            return None
+        self.on_header(header, line_no)
+        pos = len(lines[0]) + 1
+        for i in range(1, len(lines)):
+            line = lines[i]
+            line_no += 1
+            row = rows[state] or matcher.row(state)
+            if row is None:
+                return None
+            # the loop variables are read after the break: the first match wins, as in Lark
+            for _name, rx, prefix, anchor, nxt, handler in row[0].get(line[:1], row[1]):  # noqa: B007
+                if prefix is not None:
+                    if not line.startswith(prefix):
+                        continue
+                elif anchor is not None and anchor not in line:
+                    continue
+                m = rx.match(text, pos)
+                if m is not None:
+                    break
+            else:
+                return None
+            pos += len(line) + 1
+            if nxt < 0 or m.end() != pos:
+                return None
+            handler(self, m, line_no)
+            state = nxt
+        row = rows[state] or matcher.row(state)
+        if row is None or not row[2]:
+            return None
+        return self._hand()
+
     def _hand(self) -> Hand:
         h = self.header
         summary = None
@@ -780,6 +940,7 @@ class HandBuilder:
                 seats=tuple(self.results),
                 line=self.summary_line,
             )
+        seen = self.hole_cards_seen
         return Hand(
             site=self.d.site,
             hand_id=h["hand_id"],
@@ -800,16 +961,15 @@ class HandBuilder:
             buy_in=h["buy_in"],
             mix=h["mix"],
             local_time=h["local_time"],
-            hero=self.hole_cards_seen[0] if len(set(self.hole_cards_seen)) == 1 else None,
+            hero=seen[0] if seen and seen.count(seen[0]) == len(seen) else None,
         )
 
-    # -- helpers ---------------------------------------------------------------------
+    # -- helpers (the rare paths; handlers inline the common case) -------------------
 
     def money(self, text: str, line: int) -> int:
         """An amount as written -> integer minor units of this hand. A currency symbol
         must be present exactly when the hand is in money (never guessed)."""
-        key = (text, self.unit)
-        cached = self._money.get(key)
+        cached = self._money.get(text)
         if cached is not None:
             return cached
         has_symbol = text.startswith(self.symbols) if self.symbols else False
@@ -829,13 +989,15 @@ class HandBuilder:
             value = int(whole)
         if len(self._money) > 100_000:  # amounts repeat a lot; keep the memo bounded
             self._money.clear()
-        self._money[key] = value
+        self._money[text] = value
         return value
 
     def seated(self, name: str, line: int) -> str:
-        if name not in self.players:
+        """The seated player's name (the seat line's string); HandError when not seated."""
+        got = self.names.get(name)
+        if got is None:
             raise HandError(f"player {name!r} is not seated at this table", line)
-        return name
+        return got
 
     # -- header ------------------------------------------------------------------------
 
@@ -848,6 +1010,7 @@ class HandBuilder:
             raise HandError("the header states no stakes (small bet/big bet)", line)
         self.symbols = tuple(d.currency_symbols)
         self.unit = Unit.CENT if sb.startswith(self.symbols) else Unit.CHIP
+        self._money = self._memo[self.unit]
         currency = m["mcur"] or m["cur"] if self.unit is Unit.CENT else None
         self.header = {
             "hand_id": m["id"],
@@ -898,85 +1061,84 @@ class HandBuilder:
         no, player = int(m["seat"]), m["player"]
         if player in self.players or any(s.seat == no for s in self.seats):
             raise HandError(f"seat {no} ({player!r}) is listed twice", line)
-        seat = Seat(no, player, self.money(m["amount"], line), m["out"] is not None, line)
+        player = sys.intern(player)
+        seat = _SEAT(no, player, self.money(m["amount"], line), m["out"] is not None, line)
         self.seats.append(seat)
         self.players[player] = seat
+        self.names[player] = player
 
     # -- play --------------------------------------------------------------------------
 
     def on_street(self, m: re.Match[str], line: int, street: Street) -> None:
         self.street = street
-        card = m.groupdict().get("card")
-        self.events.append(StreetStart(street, parse_card(card) if card else None, line))
+        card = m["card"] if "card" in m.re.groupindex else None
+        self.events.append(_STREET_START(street, parse_card(card) if card else None, line))
 
     def on_deal(self, m: re.Match[str], line: int) -> None:
-        player, cards, new = m["player"], m["cards"], m["new"]
-        if player not in self.players and new is not None:
+        player, cards, new = m.group("player", "cards", "new")
+        name = self.names.get(player)
+        if name is None and new is not None:
             # a name that ends in something card-like: "X [Ah]" -> try the longer name
-            longer = f"{player} [{cards}]"
-            if longer in self.players:
-                player, cards, new = longer, new, None
-        self.seated(player, line)
+            name = self.names.get(f"{player} [{cards}]")
+            if name is not None:
+                cards, new = new, None
+        if name is None:
+            raise HandError(f"player {player!r} is not seated at this table", line)
         street = self.street
-        shown = _cards(cards)
+        shown = _CARDS_MEMO.get(cards) or _cards(cards)
         if street is Street.THIRD:
             if new is not None:
                 raise HandError("a 3rd-street deal shows earlier cards ('[..] [..]')", line)
             if len(shown) == 1:
-                deal = Deal(street, player, (None, None, shown[0]), _UP3, (), line)
+                deal = _DEAL(street, name, (None, None, shown[0]), _UP3, (), line)
             elif len(shown) == 3:
-                deal = Deal(street, player, shown, _UP3, (), line)
-                self.hole_cards_seen.append(player)
+                deal = _DEAL(street, name, shown, _UP3, (), line)
+                self.hole_cards_seen.append(name)
             else:
                 raise HandError(f"a 3rd-street deal of {len(shown)} cards", line)
         else:
             if new is None:
                 raise HandError(f"a {street.name.lower()}-street deal without a new card", line)
-            fresh = _cards(new)
+            fresh = _CARDS_MEMO.get(new) or _cards(new)
             if len(fresh) != 1:
                 raise HandError(f"a deal of {len(fresh)} new cards on one street", line)
             up = _UP_FALSE if street is Street.SEVENTH else _UP_TRUE
-            deal = Deal(street, player, fresh, up, shown, line)
+            deal = _DEAL(street, name, fresh, up, shown, line)
         self.events.append(deal)
 
-    def on_action(self, m: re.Match[str], line: int, kind: ActionKind) -> None:
-        player = self.seated(m["player"], line)
-        self.events.append(
-            Action(
-                self.street,
-                player,
-                kind,
-                self.money(m["amount"], line),
-                None,
-                m["allin"] is not None,
-                line,
-            )
-        )
-
     def on_raise(self, m: re.Match[str], line: int) -> None:
-        player = self.seated(m["player"], line)
-        amount, to = self.money(m["amount"], line), self.money(m["to"], line)
+        player, amount, to, allin = m.group("player", "amount", "to", "allin")
+        name = self.names.get(player) or self.seated(player, line)
+        money = self._money
+        a = money.get(amount)
+        if a is None:
+            a = self.money(amount, line)
+        b = money.get(to)
+        if b is None:
+            b = self.money(to, line)
         self.events.append(
-            Action(self.street, player, ActionKind.RAISE, amount, to, m["allin"] is not None, line)
+            _ACTION(self.street, name, ActionKind.RAISE, a, b, allin is not None, line)
         )
 
     def on_check(self, m: re.Match[str], line: int) -> None:
-        player = self.seated(m["player"], line)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, 0, None, False, line))
+        player = m["player"]
+        name = self.names.get(player) or self.seated(player, line)
+        self.events.append(_ACTION(self.street, name, ActionKind.CHECK, 0, None, False, line))
 
     def on_fold(self, m: re.Match[str], line: int) -> None:
-        player = self.seated(m["player"], line)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, 0, None, False, line))
+        player = m["player"]
+        name = self.names.get(player) or self.seated(player, line)
+        self.events.append(_ACTION(self.street, name, ActionKind.FOLD, 0, None, False, line))
 
     def on_capped(self, m: re.Match[str], line: int) -> None:
-        self.events.append(BettingCapped(self.street, line))
+        self.events.append(_CAPPED(self.street, line))
 
     def on_double_bet(self, m: re.Match[str], line: int) -> None:
-        self.events.append(DoubleBetAllowed(self.street, line))
+        self.events.append(_DOUBLE_BET(self.street, line))
 
     def on_uncalled(self, m: re.Match[str], line: int) -> None:
         player = self.seated(m["player"], line)
-        self.events.append(UncalledBet(player, self.money(m["amount"], line), self.street, line))
+        self.events.append(_UNCALLED(player, self.money(m["amount"], line), self.street, line))
 
     def on_collect(self, m: re.Match[str], line: int) -> None:
         player = self.seated(m["player"], line)
@@ -986,28 +1148,28 @@ class HandBuilder:
         if pot is None:  # side pot, side pot-N ("side pot" alone is the only side pot: 1)
             pot = PotKind.SIDE
             index = int(m["index"]) if m["index"] else 1
-        self.events.append(Collect(player, self.money(m["amount"], line), pot, index, line))
+        self.events.append(_COLLECT(player, self.money(m["amount"], line), pot, index, line))
 
     def on_show(self, m: re.Match[str], line: int) -> None:
         player = self.seated(m["player"], line)
-        self.events.append(Show(player, _cards(m["cards"]), m["description"], line))
+        self.events.append(_SHOW(player, _cards(m["cards"]), m["description"], line))
 
     def on_muck(self, m: re.Match[str], line: int) -> None:
-        self.events.append(Muck(self.seated(m["player"], line), False, line))
+        self.events.append(_MUCK(self.seated(m["player"], line), False, line))
 
     def on_no_show(self, m: re.Match[str], line: int) -> None:
-        self.events.append(Muck(self.seated(m["player"], line), True, line))
+        self.events.append(_MUCK(self.seated(m["player"], line), True, line))
 
     def on_no_low(self, m: re.Match[str], line: int) -> None:
-        self.events.append(NoLowHand(line))
+        self.events.append(_NO_LOW(line))
 
     def on_chat(self, m: re.Match[str], line: int) -> None:
-        self.events.append(TableNote(NoteKind.CHAT, m["player"], m["text"], line))
+        self.events.append(_NOTE(NoteKind.CHAT, m["player"], m["text"], line))
 
     def on_note(self, m: re.Match[str], line: int, kind: NoteKind) -> None:
         # the line as written (players who join need not be seated)
-        text = m.string.rstrip()
-        self.events.append(TableNote(kind, m["player"], text, line))
+        text = m[0].rstrip()
+        self.events.append(_NOTE(kind, m["player"], text, line))
 
     def on_ignore(self, m: re.Match[str], line: int) -> None:
         """Section markers the model does not keep (`*** SHOW DOWN ***`)."""
@@ -1043,19 +1205,14 @@ class HandBuilder:
         seat = self.players.get(player)
         if seat is None or seat.seat != no:
             raise HandError(f"summary names {player!r} at seat {no}, not the seat list's", line)
-        return no, player
+        return no, seat.player
 
     def on_result_folded(self, m: re.Match[str], line: int) -> None:
         no, player = self._result_seat(m, line)
         street = _STREET_WORDS[m["street"].lower()]
         self.results.append(
-            SeatResult(
-                no,
-                player,
-                SeatOutcome.FOLDED,
-                folded_street=street,
-                didnt_bet=m["didnt"] is not None,
-                line=line,
+            _SEAT_RESULT(
+                no, player, SeatOutcome.FOLDED, 0, (), None, street, m["didnt"] is not None, line
             )
         )
 
@@ -1063,38 +1220,61 @@ class HandBuilder:
         no, player = self._result_seat(m, line)
         won = self.money(m["won"], line) if m["won"] else 0
         self.results.append(
-            SeatResult(
+            _SEAT_RESULT(
                 no,
                 player,
                 SeatOutcome.SHOWED,
-                won=won,
-                cards=_cards(m["cards"]),
-                description=m["description"],
-                line=line,
+                won,
+                _cards(m["cards"]),
+                m["description"],
+                None,
+                False,
+                line,
             )
         )
 
     def on_result_mucked(self, m: re.Match[str], line: int) -> None:
         no, player = self._result_seat(m, line)
         cards = _cards(m["cards"]) if m["cards"] else ()
-        self.results.append(SeatResult(no, player, SeatOutcome.MUCKED, cards=cards, line=line))
+        self.results.append(
+            _SEAT_RESULT(no, player, SeatOutcome.MUCKED, 0, cards, None, None, False, line)
+        )
 
     def on_result_sat_out(self, m: re.Match[str], line: int) -> None:
         no, player = self._result_seat(m, line)
-        self.results.append(SeatResult(no, player, SeatOutcome.OTHER, line=line))
+        self.results.append(
+            _SEAT_RESULT(no, player, SeatOutcome.OTHER, 0, (), None, None, False, line)
+        )
 
     def on_result_collected(self, m: re.Match[str], line: int) -> None:
         no, player = self._result_seat(m, line)
         won = self.money(m["won"], line)
-        self.results.append(SeatResult(no, player, SeatOutcome.COLLECTED, won=won, line=line))
+        self.results.append(
+            _SEAT_RESULT(no, player, SeatOutcome.COLLECTED, won, (), None, None, False, line)
+        )
 
 
 def _street_handler(street: Street) -> Callable[[HandBuilder, re.Match[str], int], None]:
-    return lambda b, m, line: b.on_street(m, line, street)
+    def on_street(b: HandBuilder, m: re.Match[str], line: int) -> None:
+        b.street = street
+        card = m["card"] if "card" in m.re.groupindex else None
+        b.events.append(_STREET_START(street, parse_card(card) if card else None, line))
+
+    return on_street
 
 
 def _action_handler(kind: ActionKind) -> Callable[[HandBuilder, re.Match[str], int], None]:
-    return lambda b, m, line: b.on_action(m, line, kind)
+    """Antes, bring-ins, bets and calls: the most frequent lines, so all inline."""
+
+    def on_action(b: HandBuilder, m: re.Match[str], line: int) -> None:
+        player, amount, allin = m.group("player", "amount", "allin")
+        name = b.names.get(player) or b.seated(player, line)
+        value = b._money.get(amount)
+        if value is None:
+            value = b.money(amount, line)
+        b.events.append(_ACTION(b.street, name, kind, value, None, allin is not None, line))
+
+    return on_action
 
 
 def _note_handler(kind: NoteKind) -> Callable[[HandBuilder, re.Match[str], int], None]:
