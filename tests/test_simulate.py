@@ -416,3 +416,13 @@ def test_sample_faults_are_found_under_the_default_profile() -> None:
         truth = {(t["hand_id"], t["code"]) for t in map(json.loads, truth_file.open())}
         result = audit(iter_hands([hands]))
         assert {(v.hand_id, str(v.code)) for v in result.errors} == truth
+
+
+@pytest.mark.parametrize("currency", ["EUR", "GBP"])
+def test_other_currencies_round_trip(currency: str) -> None:
+    hands = list(simulate("stud", 40, players=5, seed=8, currency=currency, stakes="0.10/0.20"))
+    symbol = {"EUR": "\u20ac", "GBP": "\u00a3"}[currency]
+    text = write_hands(hands)
+    assert f"({symbol}0.10/{symbol}0.20 {currency})" in text and "$" not in text
+    parsed = parse_text(text)
+    assert [_strip(h) for h in parsed if isinstance(h, Hand)] == [_strip(h) for h in hands]

@@ -48,6 +48,7 @@ def simulate_with_faults(
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
+    currency: str = "USD",
     hero: str = "Hero",
     faults: float = 0.0,
     fault_kinds: tuple[str, ...] = FAULT_KINDS,
@@ -62,7 +63,8 @@ def simulate_with_faults(
         stakes = parse_stakes(stakes)
     cfg = SessionConfig(
         game=Game(game), n_hands=n_hands, players=players, seed=seed, stakes=stakes,
-        tournament=tournament, hero=hero, tables=tables, rake=rake, profile=profile,
+        tournament=tournament, currency=currency, hero=hero, tables=tables, rake=rake,
+        profile=profile,
         faults=faults, fault_kinds=tuple(fault_kinds),
     )  # fmt: skip
     for played in iter_played(cfg):
@@ -77,6 +79,7 @@ def simulate(
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
+    currency: str = "USD",
     hero: str = "Hero",
     faults: float = 0.0,
     fault_kinds: tuple[str, ...] = FAULT_KINDS,
@@ -89,8 +92,8 @@ def simulate(
     $0.04/$0.08) with `rake`, or a tournament in chips with rising levels."""
     for hand, _fault in simulate_with_faults(
         game, n_hands, players=players, seed=seed, stakes=stakes, tournament=tournament,
-        hero=hero, faults=faults, fault_kinds=fault_kinds, tables=tables, rake=rake,
-        profile=profile,
+        currency=currency, hero=hero, faults=faults, fault_kinds=fault_kinds, tables=tables,
+        rake=rake, profile=profile,
     ):  # fmt: skip
         yield hand
 
@@ -112,6 +115,7 @@ def write_session(
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
+    currency: str = "USD",
     hero: str = "Hero",
     faults: float = 0.0,
     fault_kinds: tuple[str, ...] = FAULT_KINDS,
@@ -135,7 +139,8 @@ def write_session(
         truth = stack.enter_context(open(side, "w", encoding="utf-8")) if faults else None
         for hand, fault in simulate_with_faults(
             game, n_hands, players=players, seed=seed, stakes=stakes,
-            tournament=tournament, hero=hero, faults=faults, fault_kinds=fault_kinds,
+            tournament=tournament, currency=currency, hero=hero, faults=faults,
+            fault_kinds=fault_kinds,
             tables=tables, rake=rake,
             profile=profile,
         ):  # fmt: skip

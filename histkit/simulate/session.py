@@ -49,6 +49,7 @@ class SessionConfig:
     rake: RakeSchedule | None = None
     profile: RuleProfile = POKERSTARS
     family_pot_rate: float = 0.03  # hands where nobody folds (the deck can run out)
+    currency: str = "USD"  # cash games: USD, EUR or GBP ($, €, £)
     faults: float = 0.0  # share of hands written with a payout fault
     fault_kinds: tuple[str, ...] = FAULT_KINDS
     start: datetime | None = None
@@ -56,6 +57,8 @@ class SessionConfig:
     def __post_init__(self) -> None:
         if unknown := set(self.fault_kinds) - set(FAULT_KINDS):
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS}")
+        if self.currency not in ("USD", "EUR", "GBP"):
+            raise ValueError(f"currency must be USD, EUR or GBP, got {self.currency!r}")
         if not 0.0 <= self.faults <= 1.0:
             raise ValueError(f"faults must be a rate in [0, 1], got {self.faults}")
         if not 2 <= self.players <= MAX_SEATS:
@@ -136,7 +139,7 @@ class _SimTable:
             started_at=when.astimezone(UTC),
             local_time=f"{et:%Y/%m/%d} {et.hour}:{et:%M:%S} ET",
             unit=Unit.CHIP if cfg.tournament else Unit.CENT,
-            currency=None if cfg.tournament else "USD",
+            currency=None if cfg.tournament else cfg.currency,
             rake=NO_RAKE if cfg.tournament else (cfg.rake or RakeSchedule()),
             hero=hero,
             tournament_id=self.tournament_id,
