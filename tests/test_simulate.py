@@ -426,3 +426,16 @@ def test_other_currencies_round_trip(currency: str) -> None:
     assert f"({symbol}0.10/{symbol}0.20 {currency})" in text and "$" not in text
     parsed = parse_text(text)
     assert [_strip(h) for h in parsed if isinstance(h, Hand)] == [_strip(h) for h in hands]
+
+
+def test_write_session_crlf_progress_and_no_sidecar_without_faults(tmp_path: Path) -> None:
+    seen: list[int] = []
+    path = tmp_path / "crlf.txt"
+    report = write_session(path, "stud", 25, seed=2, newline="\r\n", progress=seen.append)
+    assert (report.hands, report.faults, report.sidecar) == (25, 0, None)
+    assert seen == list(range(1, 26))
+    data = path.read_bytes()
+    assert data.count(b"\r\n") > 25 * 20 and b"\n" not in data.replace(b"\r\n", b"")
+    assert not list(tmp_path.glob("*.jsonl"))
+    hands = [h for h in iter_hands([path]) if isinstance(h, Hand)]
+    assert [_strip(h) for h in hands] == [_strip(h) for h in simulate("stud", 25, seed=2)]
