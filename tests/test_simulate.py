@@ -131,9 +131,11 @@ def _coverage(game: Game, seed: int) -> Counter[str]:
     return c
 
 
-# A tie for the high hand in stud is about a 1-in-3,000-hands event: the seeds are fixed
-# (the run is deterministic) and picked so each game's run has its ties.
-COVERAGE_SEEDS = {Game.STUD_HILO: 1, Game.STUD: 1, Game.RAZZ: 1}
+# A tie for the high hand in stud is about a 1-in-3,000-hands event (seeds 1-6, 13-18 gave
+# 1, 1, 0, 2, 1, 0, 1, 0, 3, 2, 1, 1 ties): the runs are deterministic and the stud seed is
+# one with several ties. A change in how hands are played reshuffles every run; if a
+# count drops to zero, look at the other counts before picking another seed.
+COVERAGE_SEEDS = {Game.STUD_HILO: 1, Game.STUD: 15, Game.RAZZ: 1}
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.value)
