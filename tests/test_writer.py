@@ -373,3 +373,27 @@ def test_corpus_parse_write_parse_is_identity() -> None:
             assert _strip_lines(a) == _strip_lines(b), a.hand_id
             n += 1
     assert n == 86  # 28 Stud Hi/Lo + 30 Stud + 28 Razz
+
+
+def test_cash_mix_and_zone_headers() -> None:
+    h = replace(
+        hilo_hand(),
+        mix="8-Game",
+        small_bet=40000,
+        big_bet=80000,
+        local_time="2017/01/21 16:58:03 ET",
+        hand_id="164954571644",
+    )
+    # the 2017 mixed cash form: the limit goes inside the parentheses
+    assert write_hand(h).split("\n")[0] == (
+        "PokerStars Hand #164954571644:  8-Game (7 Card Stud Hi/Lo Limit, $400/$800 USD) - "
+        "2017/01/21 16:58:03 ET"
+    )
+    # no local text: the UTC start is written in ET (EST in winter, EDT in summer)
+    winter = replace(hilo_hand(), local_time=None, currency=None,
+                     started_at=datetime(2024, 1, 15, 5, 0, 7, tzinfo=UTC))  # fmt: skip
+    summer = replace(winter, started_at=datetime(2024, 7, 15, 5, 0, 7, tzinfo=UTC))
+    assert write_hand(winter).split("\n")[0].endswith("($0.04/$0.08) - 2024/01/15 0:00:07 ET")
+    assert write_hand(summer).split("\n")[0].endswith("- 2024/07/15 1:00:07 ET")
+    with pytest.raises(ValueError, match="neither local_time nor started_at"):
+        write_hand(replace(winter, started_at=None))
