@@ -121,3 +121,44 @@ def test_audit_flags_a_planted_fault(tmp_path, capsys: pytest.CaptureFixture[str
     assert v["hand_id"] == "241636097024"
     assert main(["audit", str(f)]) == 1
     assert "FAIL: 1 hand audited under 'pokerstars'" in capsys.readouterr().out
+
+
+def test_simulate_is_reproducible_and_its_faults_are_found(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    argv = ["simulate", "--game", "stud_hilo", "--hands", "120", "--seed", "5", "--faults", "0.2"]
+    assert main([*argv, "-o", str(a)]) == 0
+    assert main([*argv, "-o", str(b), "-q"]) == 0
+    assert a.read_bytes() == b.read_bytes()
+    truth = [json.loads(x) for x in (tmp_path / "a.txt.faults.jsonl").read_text().splitlines()]
+    assert truth and all(t["fault"] != "wrong_rake" for t in truth)
+    capsys.readouterr()
+    assert main(["audit", str(a), "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["violations"]
+    assert {(v["hand_id"], v["code"]) for v in found} == {(t["hand_id"], t["code"]) for t in truth}
+
+
+def test_simulate_rake_faults_come_with_a_profile(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "r.txt"
+    argv = ["simulate", "--game", "razz", "--hands", "80", "--seed", "3", "--faults", "0.3"]
+    assert main([*argv, "--fault-kinds", "wrong_rake", "-o", str(f)]) == 0
+    toml = tmp_path / "r.txt.profile.toml"
+    assert toml.exists()
+    capsys.readouterr()
+    assert main(["audit", str(f), "--format", "json", "--profile", str(toml)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    n = len((tmp_path / "r.txt.faults.jsonl").read_text().splitlines())
+    assert n > 0 and data["by_code"] == {"RAKE": n}
+
+
+def test_simulate_usage_errors(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "x.txt")
+    assert main(["simulate", "--stakes", "abc", "-o", out]) == 2
+    assert "stakes must look like" in capsys.readouterr().err
+    assert main(["simulate", "--fault-kinds", "nope", "--faults", "0.1", "-o", out]) == 2
+    assert main(["simulate", "--tournament", "--stakes", "0.1/0.2", "-o", out]) == 2
+    with pytest.raises(SystemExit):
+        main(["simulate", "--players", "9", "-o", out])
