@@ -7,6 +7,7 @@ numpy array of card indices and return the same values in bulk.
     high_value, high_category, best_high_five      best five of 5..7 cards
     low8_value (None = no low), razz_value          ace-to-five lows
     board_high_value, board_low_value               who acts first on 4th..7th street
+    rank_boards                                     the same for every board at once
     bring_in_key_high, bring_in_key_razz            who brings in (smallest key)
     high_name, low_name, low8_name, describe        PokerStars' words
     high_values_batch, low8_values_batch, razz_values_batch
@@ -34,6 +35,7 @@ from histkit.evaluate.scalar import (
     high_category,
     high_value,
     low8_value,
+    rank_boards,
     razz_value,
 )
 
@@ -60,6 +62,7 @@ __all__ = [
     "low_name",
     "name_high_value",
     "name_low_value",
+    "rank_boards",
     "razz_value",
     "razz_values_batch",
 ]

@@ -49,8 +49,21 @@ _MANY = {r: ("Sixes" if r == 6 else n + "s") for r, n in _ONE.items()}
 _CHAR = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"} | {r: str(r) for r in range(2, 10)}
 
 
+# Names by value, filled as values are met: there are only a few thousand distinct
+# values, and an audit names the same ones over and over.
+_HIGH_NAMES: dict[int, str] = {}
+_LOW_NAMES: dict[int, str] = {}
+
+
 def name_high_value(value: int) -> str:
     """The PokerStars name of a `high_value` (no cards needed)."""
+    name = _HIGH_NAMES.get(value)
+    if name is None:
+        name = _HIGH_NAMES[value] = _name_high(value)
+    return name
+
+
+def _name_high(value: int) -> str:
     cat = HandCategory(value >> CAT_SHIFT)
     r = unpack(value)
     if cat is HandCategory.HIGH_CARD:
@@ -76,7 +89,10 @@ def name_high_value(value: int) -> str:
 
 def name_low_value(value: int) -> str:
     """The PokerStars text of a `razz_value` / `low8_value`: "8,7,5,4,2", "3,3,5,4"."""
-    return ",".join(_CHAR[r] for r in unpack(LOW_TOP - value))
+    name = _LOW_NAMES.get(value)
+    if name is None:
+        name = _LOW_NAMES[value] = ",".join(_CHAR[r] for r in unpack(LOW_TOP - value))
+    return name
 
 
 def high_name(cards: Iterable[Card]) -> str:

@@ -42,6 +42,7 @@ __all__ = [
     "razz_value",
     "board_high_value",
     "board_low_value",
+    "rank_boards",
     "bring_in_key_high",
     "bring_in_key_razz",
     "best_high_five",
@@ -143,6 +144,30 @@ def board_low_value(up_cards: Iterable[Card]) -> int:
     Ace is low, pairs are bad (any unpaired board beats any paired one), no suit ties.
     """
     return RAZZ_BY_CODE[(_key(up_cards, 4) >> CODE_SHIFT) & CODE_MASK]
+
+
+def rank_boards(boards: Sequence[Sequence[Card | None]], *, high: bool = True) -> list[int] | None:
+    """`board_high_value` (or, with high=False, `board_low_value`) of several exposed
+    boards in one call; unknown cards (None) are skipped. None when some board has no
+    known card at all (who acts first cannot be told). The engine ranks every live board
+    once per street, so one call instead of one per board."""
+    keys = []
+    for b in boards:
+        acc = 0
+        for c in b:
+            if c is not None:
+                acc += CARD_KEY[c.index]
+        if not acc:
+            return None
+        keys.append(acc)
+    table = HIGH_BY_CODE if high else RAZZ_BY_CODE
+    out = []
+    for acc, b in zip(keys, boards, strict=True):
+        n = (acc >> COUNT_SHIFT) & 0xFF
+        if n > 4 or (acc >> BITS_SHIFT).bit_count() != n:
+            raise ValueError(_complaint([c for c in b if c is not None], n, 4))
+        out.append(table[(acc >> CODE_SHIFT) & CODE_MASK])
+    return out
 
 
 def _suit_pos(suit: Suit, suit_order: Sequence[Suit]) -> int:

@@ -85,6 +85,17 @@ def build_pots(
     if not live_set:
         total = sum(contributions.values())
         return [Pot(0, total, ())] if total else []
+    if live_set.isdisjoint(all_in):
+        # the usual hand: nobody still in is all-in, so one pot for everyone still in
+        # (the general loop below with a single level, short-cut)
+        top = max([contributions[p] for p in live])
+        amount = sum([c if c < top else top for c in contributions.values()])
+        if amount <= 0:
+            return []
+        eligible = tuple([p for p in order if p in live_set])
+        if not eligible:
+            return []
+        return [Pot(0, sum(contributions.values()), eligible)]
     levels = sorted({contributions[p] for p in live if p in all_in})
     top = max(contributions[p] for p in live)
     if not levels or levels[-1] < top:
@@ -141,7 +152,11 @@ def _share(
 ) -> tuple[tuple[str, int], ...]:
     """Split `amount` evenly; the odd chips go one each in the profile's order."""
     n = len(winners)
+    if n == 1:
+        return ((winners[0], amount),)
     base, odd = divmod(amount, n)
+    if not odd:
+        return tuple([(w, base) for w in sorted(winners, key=order.index)])
     if profile.odd_chip is OddChip.BY_SEAT or any(not known.get(w) for w in winners):
         ranked = sorted(winners, key=order.index)
     elif half is Half.LOW:

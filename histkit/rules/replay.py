@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from histkit import evaluate as ev
 from histkit.cards import Card
-from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Show, Street, Unit
+from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Street, Unit
 from histkit.rules import showdown
 from histkit.rules.games import GameSpec, HighLow, spec_for
 from histkit.rules.pots import Award, Half, Pot, Settlement
@@ -104,8 +105,7 @@ class _Audit:
     # ----------------------------------------------------------------------
     def run(self) -> Replay:
         hand, st = self.hand, self.st
-        for e in hand.events:
-            st.apply(e)
+        st.feed(hand.events)
         st.finish()
         summary = hand.summary
         if summary is not None:
@@ -119,40 +119,48 @@ class _Audit:
         awards = self.check_awards(settlement, collects)
         self.check_descriptions()
         self.check_summary(settlement, collects)
-        collected: Counter[str] = Counter()
+        collected: dict[str, int] = {}
         for c in collects:
-            collected[c.player] += c.amount
+            collected[c.player] = collected.get(c.player, 0) + c.amount
         order = st.order
-        contrib = st.contributions
+        contrib = st._total_in
+        start = st.start_stacks
         return Replay(
             hand=hand,
             profile=self.profile.name,
             violations=tuple(self.out),
             pots=settlement.pots,
             awards=awards,
-            contributions=tuple((p, contrib[p]) for p in order),
-            collected=tuple((p, collected[p]) for p in order),
-            final_stacks=tuple((p, st.start_stacks[p] - contrib[p] + collected[p]) for p in order),
+            contributions=tuple([(p, contrib[p]) for p in order]),
+            collected=tuple([(p, collected.get(p, 0)) for p in order]),
+            final_stacks=tuple([(p, start[p] - contrib[p] + collected.get(p, 0)) for p in order]),
         )
 
     # ---------------------------------------------------------------- awards
     def check_awards(self, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
         st = self.st
-        by_pot: dict[int, Counter[str]] = {}
+        # plain dicts, not Counters: this runs for every hand (a Counter's extra
+        # methods cost more than the arithmetic)
+        by_pot: dict[int, dict[str, int]] = {}
         lines: dict[int, int] = {}
+        seat_no = st.seat_no
         for c in collects:
-            i = _pot_index(c)
-            by_pot.setdefault(i, Counter())[c.player] += c.amount
-            lines.setdefault(i, c.line)
-            if c.player not in st.seat_no:
+            i = (c.pot_index or 1) if c.pot is PotKind.SIDE else 0
+            got = by_pot.get(i)
+            if got is None:
+                by_pot[i] = got = {}
+                lines[i] = c.line
+            got[c.player] = got.get(c.player, 0) + c.amount
+            if c.player not in seat_no:
                 self.v(
                     Code.UNKNOWN_PLAYER,
                     f"{c.player} collects {self.m(c.amount)} but has no seat at this table.",
                     line=c.line,
                 )
-        pot_line = {i: lines.get(i, 0) for i in range(len(s.pots))}
+        pots = s.pots
+        n_pots = len(pots)
         for i in by_pot:
-            if i >= len(s.pots):
+            if i >= n_pots:
                 names = ", ".join(f"{p} {self.m(a)}" for p, a in by_pot[i].items())
                 self.v(
                     Code.AWARD_MISMATCH,
@@ -161,7 +169,7 @@ class _Audit:
                     expected=0,
                     reported=sum(by_pot[i].values()),
                 )
-        if len(s.pots) > 1 and any(c.pot is PotKind.POT for c in collects):
+        if n_pots > 1 and any(c.pot is PotKind.POT for c in collects):
             self.v(
                 Code.SUMMARY_MISMATCH,
                 "Chips are collected from 'the pot' although the hand has side pots.",
@@ -169,23 +177,28 @@ class _Audit:
             )
         undecided_reported = False
         result: list[Award] = []
-        for pot in s.pots:
-            awards = [a for a in s.awards if a.pot == pot.index]
-            reported = by_pot.get(pot.index, Counter())
+        for pot in pots:
+            index = pot.index
+            awards = [a for a in s.awards if a.pot == index]
+            reported = by_pot.get(index, {})
             result.extend(self._attach(awards, reported))
-            name = self._pot_name(pot.index, len(s.pots))
-            line = pot_line.get(pot.index, 0)
+            line = lines.get(index, 0) if index < n_pots else 0
             if any(a.winners is None for a in awards):
                 undecided_reported = True
-                self._check_undecided(pot, reported, name, line)
+                name = self._pot_name(index, n_pots)
+                self._check_undecided(pot, Counter(reported), name, line)
                 continue
-            expected: Counter[str] = Counter()
+            expected: dict[str, int] = {}
             for a in awards:
                 for p, amt in a.expected:
-                    expected[p] += amt
-            if +expected == +reported:
+                    expected[p] = expected.get(p, 0) + amt
+            # Counter's `+x == +y`: compare the positive entries only
+            if {p: v for p, v in expected.items() if v > 0} == {
+                p: v for p, v in reported.items() if v > 0
+            }:
                 continue
-            self._award_mismatch(pot, awards, expected, reported, name, line, s)
+            name = self._pot_name(index, n_pots)
+            self._award_mismatch(pot, awards, Counter(expected), Counter(reported), name, line, s)
         self._check_no_low(s)
         self._info_unknown(s, undecided_reported)
         return tuple(result)
@@ -195,26 +208,27 @@ class _Audit:
             return "the pot"
         return "the main pot" if index == 0 else f"side pot {index}"
 
-    def _attach(self, awards: list[Award], reported: Counter[str]) -> list[Award]:
+    def _attach(self, awards: list[Award], reported: dict[str, int]) -> list[Award]:
         """Give each half the reported chips that match it; leftovers go to the first."""
-        left = Counter(reported)
-        out: list[tuple[Award, Counter[str]]] = []
+        left = dict(reported)
+        out: list[tuple[Award, dict[str, int]]] = []
         for a in awards:
-            got: Counter[str] = Counter()
+            got: dict[str, int] = {}
             for p, amt in a.expected:
-                take = min(left[p], amt)
+                take = min(left.get(p, 0), amt)
                 if take:
-                    got[p] += take
-                    left[p] -= take
+                    got[p] = got.get(p, 0) + take
+                    left[p] = left.get(p, 0) - take
             out.append((a, got))
         if out:
             first = out[0][1]
             for p, amt in left.items():
                 if amt:
-                    first[p] += amt
+                    first[p] = first.get(p, 0) + amt
         res = []
+        order = self.st.order
         for a, got in out:
-            rep = tuple((p, got[p]) for p in self.st.order if got[p])
+            rep = tuple([(p, got[p]) for p in order if got.get(p)])
             res.append(
                 Award(a.pot, a.half, a.amount, a.eligible, a.winners, a.expected, rep, a.reason)
             )
@@ -381,27 +395,30 @@ class _Audit:
 
     # --------------------------------------------------------- descriptions
     def check_descriptions(self) -> None:
-        from histkit import evaluate as ev
-
         game = self.hand.game
-        descr = getattr(ev, "describe", None)
-        if descr is None or game not in (Game.STUD, Game.STUD_HILO, Game.RAZZ):
+        if game not in (Game.STUD, Game.STUD_HILO, Game.RAZZ):
             return
         if self.spec.game is Game.STUD_HILO and self.spec.low_qualifier is None:
             return
-        items: list[tuple[str, str, int]] = []
-        for e in self.hand.events:
-            if isinstance(e, Show) and e.description:
-                items.append((e.player, e.description, e.line))
+        items: list[tuple[str, str, int]] = [
+            (e.player, e.description, e.line) for e in self.st.show_events if e.description
+        ]
         if self.hand.summary is not None:
             for sr in self.hand.summary.seats:
                 if sr.description and sr.outcome is SeatOutcome.SHOWED:
                     items.append((sr.player, sr.description, sr.line))
+        if not items:
+            return
+        wants: dict[str, str | None] = {}  # a player's cards are described once
         for p, text, line in items:
-            cards = self._cards(p)
-            if cards is None or len(cards) < 5:
+            if p in wants:
+                want = wants[p]
+            else:
+                cards = self._cards(p)
+                want = None if cards is None or len(cards) < 5 else ev.describe(game, cards)
+                wants[p] = want
+            if want is None:
                 continue
-            want = descr(game, cards)
             if _norm(want) != _norm(text):
                 self.v(
                     Code.SUMMARY_MISMATCH,

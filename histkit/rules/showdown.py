@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from histkit import evaluate as ev
 from histkit.cards import Card
 from histkit.rules.games import GameSpec, HighLow
 
@@ -15,9 +16,7 @@ __all__ = ["high", "low"]
 
 def high(cards: Sequence[Card]) -> int:
     """Best high hand of 5–7 cards (larger is better)."""
-    from histkit import evaluate as ev
-
-    return int(ev.high_value(list(cards)))
+    return int(ev.high_value(cards))
 
 
 def low(spec: GameSpec, cards: Sequence[Card]) -> int | None:
@@ -25,9 +24,7 @@ def low(spec: GameSpec, cards: Sequence[Card]) -> int | None:
 
     Hi/lo with a qualifier: five distinct ranks of eight or lower. Razz and the
     no-qualifier variant: the best five cards, pairs counting against, always a value."""
-    from histkit import evaluate as ev
-
     if spec.pots is HighLow.HILO and spec.low_qualifier is not None:
-        v = ev.low8_value(list(cards))
+        v = ev.low8_value(cards)
         return None if v is None else int(v)
-    return int(ev.razz_value(list(cards)))
+    return int(ev.razz_value(cards))

@@ -9,11 +9,13 @@ the simulator share this one copy of the rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from histkit.cards import Card
+from histkit import evaluate as ev
+from histkit.cards import DECK, Card, Suit
 from histkit.model import (
     Action,
     ActionKind,
@@ -29,6 +31,7 @@ from histkit.model import (
     Show,
     Street,
     StreetStart,
+    TableNote,
     UncalledBet,
     Unit,
 )
@@ -115,6 +118,13 @@ class HandState:
         self.unit = unit
         ordered = sorted(seats, key=lambda s: s.seat)
         self.order: list[str] = [s.player for s in ordered]
+        # seat-order lookups, built once per seating (not per action, not per hand): a
+        # player's position, the table clockwise starting at them, and from their left
+        self._idx, self._from, self._after = _seating(tuple(self.order))
+        self._up_slots, self._up_range = _up_layout(self.spec.up_pattern)
+        self._cap_multi = profile.cap(heads_up=False)
+        self._cap_heads_up = profile.cap(heads_up=True)
+        self._double_game = self.spec.open_pair_double and profile.open_pair_double
         self.seat_no: dict[str, int] = {s.player: s.seat for s in ordered}
         self.sitting_out: set[str] = {s.player for s in ordered if s.sitting_out}
         self.start_stacks: dict[str, int] = {s.player: s.stack for s in ordered}
@@ -128,7 +138,8 @@ class HandState:
         self.all_in: set[str] = set()
         self.cards: dict[str, list[Card | None]] = {}
         self.community: Card | None = None
-        self._card_owner: dict[Card, tuple[str | None, int]] = {}
+        # who holds each card so far, by card index (None = not dealt yet)
+        self._card_owner: list[tuple[str | None, int] | None] = [None] * 52
         self.street: Street | None = None
         self._phase = "antes"  # antes | deal | bet | over
         self._dealt_this_street: set[str] = set()
@@ -143,12 +154,18 @@ class HandState:
         self._last_actor: str | None = None
         self._uncalled_done = False
         self.shown: dict[str, tuple[Card, ...]] = {}
+        self.show_events: list[Show] = []  # as applied (the audit checks their words)
         self.mucked: set[str] = set()
         self.declined: set[str] = set()
         self.collects: list[Collect] = []
         self.no_low_line: NoLowHand | None = None
         self.violations: list[Violation] = []
         self._line = 0
+        # `live` and `active` are asked for at every action: kept as lists, refreshed
+        # whenever dealt_in, folded or all_in change (only this class changes them)
+        self._live: list[str] = []
+        self._active: list[str] = []
+        self._active_set: set[str] = set()
 
     # ------------------------------------------------------------------ views
     @property
@@ -166,12 +183,20 @@ class HandState:
     @property
     def live(self) -> list[str]:
         """Players still in the hand (not folded), seat order; all-in players included."""
-        return [p for p in self.dealt_in if p not in self.folded]
+        return list(self._live)
 
     @property
     def active(self) -> list[str]:
         """Players who can still act (live and not all-in), seat order."""
-        return [p for p in self.dealt_in if p not in self.folded and p not in self.all_in]
+        return list(self._active)
+
+    def _refresh(self) -> None:
+        """Recompute the live and active lists after dealt_in, folded or all_in changed."""
+        folded, all_in = self.folded, self.all_in
+        live = [p for p in self.dealt_in if p not in folded]
+        self._live = live
+        self._active = [p for p in live if p not in all_in]
+        self._active_set = set(self._active)
 
     @property
     def current_bet(self) -> int:
@@ -188,15 +213,14 @@ class HandState:
 
     def up_cards(self, player: str) -> tuple[Card, ...]:
         """The player's face-up cards so far, in the order dealt."""
-        cs = self.cards.get(player, [])
-        return tuple(
-            c for i, c in enumerate(cs) if c is not None and i < 7 and self.spec.up_pattern[i]
-        )
+        cs = self.cards.get(player, ())
+        n = len(cs)
+        return tuple(c for i in self._up_slots if i < n and (c := cs[i]) is not None)
 
     @property
     def deck_exhausted(self) -> bool:
         """True when the deck cannot give every live player a 7th-street card."""
-        return self._deck_left() < len(self.live)
+        return self._deck_left() < len(self._live)
 
     def _deck_left(self) -> int:
         dealt = sum(len(c) for c in self.cards.values()) + (1 if self.community else 0)
@@ -207,12 +231,19 @@ class HandState:
 
     def uncalled(self) -> tuple[str, int] | None:
         """The bet nobody matched at the end of a betting round: (player, chips), else None."""
-        if not self._street_in:
+        si = self._street_in
+        if not si:
             return None
-        top = max(self._street_in, key=lambda p: self._street_in[p])
-        others = max((v for p, v in self._street_in.items() if p != top), default=0)
-        excess = self._street_in[top] - others
-        return (top, excess) if excess > 0 else None
+        # the top amount less the next one (the top player's own excess over the others)
+        vals = sorted(si.values())
+        top = vals[-1]
+        excess = top - (vals[-2] if len(vals) > 1 else 0)
+        if excess <= 0:
+            return None
+        for p, v in si.items():
+            if v == top:
+                return (p, excess)
+        return None
 
     # ---------------------------------------------------------------- helpers
     def _v(
@@ -249,10 +280,7 @@ class HandState:
         pool = set(among)
         if not pool:
             return None
-        i = self.order.index(after)
-        n = len(self.order)
-        for k in range(1, n + 1):
-            p = self.order[(i + k) % n]
+        for p in self._after[after]:
             if p in pool:
                 return p
         return None
@@ -262,34 +290,57 @@ class HandState:
         return p not in self._acted or self._street_in[p] < self._current_bet
 
     def _round_complete(self) -> bool:
-        act = self.active
-        if len(self.live) <= 1:
+        act = self._active
+        if len(self._live) <= 1:
             return True
         if not act:
             return True
-        if len(act) == 1 and self._street_in[act[0]] >= self._max_street_in():
+        si = self._street_in
+        if len(act) == 1 and si[act[0]] >= max(si.values()):
             return True
-        return not any(self._needs_to_act(p) for p in act)
+        acted, bet = self._acted, self._current_bet
+        for p in act:  # noqa: SIM110 - a plain loop beats all() over a generator here
+            if p not in acted or si[p] < bet:
+                return False
+        return True
 
     def _max_street_in(self) -> int:
         return max(self._street_in.values(), default=0)
 
     def to_act(self) -> str | None:
-        """Whose turn it is in the current betting round (None if the round is over)."""
-        if self._phase != "bet" or self._round_complete():
+        """Whose turn it is in the current betting round (None if the round is over).
+
+        One pass clockwise from the last actor (or the street's first) over precomputed
+        seat order: the first active player who still has to act, if any."""
+        if self._phase != "bet":
             return None
-        if self._bring_in_due:
-            return self._bring_in_player
-        if self._last_actor is None:
+        act = self._active
+        if len(self._live) <= 1 or not act:
+            return None
+        si = self._street_in
+        if len(act) == 1 and si[act[0]] >= max(si.values()):
+            return None
+        acted, bet = self._acted, self._current_bet
+        last = self._last_actor
+        if self._bring_in_due or last is None:
+            for p in act:
+                if p not in acted or si[p] < bet:
+                    break
+            else:
+                return None  # the round is complete
+            if self._bring_in_due:
+                return self._bring_in_player
             first = self._first
             if first is None:
                 return None
-            if first in self.active and self._needs_to_act(first):
-                return first
-            return self._next_clockwise(first, [p for p in self.active if self._needs_to_act(p)])
-        return self._next_clockwise(
-            self._last_actor, [p for p in self.active if self._needs_to_act(p)]
-        )
+            seq = self._from[first]
+        else:
+            seq = self._after[last]
+        active = self._active_set
+        for p in seq:
+            if p in active and (p not in acted or si[p] < bet):
+                return p
+        return None
 
     def pending(self) -> Pending:
         if self._phase == "antes":
@@ -311,7 +362,7 @@ class HandState:
             who = self.to_act()
             if who is not None:
                 return Pending(PendingKind.ACTION, self.street, who)
-            if len(self.live) <= 1 or self.street == Street.SEVENTH:
+            if len(self._live) <= 1 or self.street == Street.SEVENTH:
                 return self._end_pending()
             nxt = Street(int(self.street or 3) + 1)
             if nxt == Street.SEVENTH and self._community_needed(nxt):
@@ -320,9 +371,9 @@ class HandState:
         return self._end_pending()
 
     def _end_pending(self) -> Pending:
-        if len(self.live) <= 1:
+        if len(self._live) <= 1:
             return Pending(PendingKind.DONE, self.street)
-        for p in self.live:
+        for p in self._live:
             if p not in self.shown and p not in self.mucked:
                 return Pending(PendingKind.SHOWDOWN, self.street, p)
         return Pending(PendingKind.DONE, self.street)
@@ -330,7 +381,7 @@ class HandState:
     def _next_undealt(self, street: Street, new_street: bool = False) -> str | None:
         if street == Street.SEVENTH and self._community_needed(street):
             return None
-        players = self.dealt_in if street == Street.THIRD and not self.dealt_in else self.live
+        players = self.dealt_in if street == Street.THIRD and not self.dealt_in else self._live
         if street == Street.THIRD and self._phase == "antes":
             players = [p for p in self.order if p in self._antes] or [
                 p for p in self.order if p not in self.sitting_out
@@ -352,7 +403,7 @@ class HandState:
         return (
             street == Street.SEVENTH
             and self.profile.community_card
-            and self._deck_left() < len(self.live)
+            and self._deck_left() < len(self._live)
         )
 
     def legal(self) -> Legal | None:
@@ -421,16 +472,16 @@ class HandState:
         return p not in self._acted
 
     def _capped(self) -> bool:
-        cap = self.profile.cap(heads_up=len(self.live) == 2)
+        cap = self._cap_heads_up if len(self._live) == 2 else self._cap_multi
         return cap is not None and self._wagers >= cap
 
     def _double_allowed(self) -> bool:
         """4th street, stud high: an open pair on any live board allows the big bet."""
-        if not (self.spec.open_pair_double and self.profile.open_pair_double):
+        if not self._double_game:
             return False
         if self.street != Street.FOURTH:
             return False
-        for p in self.live:
+        for p in self._live:
             up = self.up_cards(p)
             if len(up) >= 2 and len({c.rank for c in up}) < len(up):
                 return True
@@ -439,35 +490,52 @@ class HandState:
     # ------------------------------------------------------------------ apply
     def apply(self, event: Event) -> list[Violation]:
         """Check one event against the rules, then apply it; returns the new violations."""
-        before = len(self.violations)
+        violations = self.violations
+        before = len(violations)
         self._line = getattr(event, "line", 0)
-        if isinstance(event, Action):
-            if event.kind is ActionKind.ANTE:
-                self._ante(event)
-            else:
-                self._action(event)
-        elif isinstance(event, StreetStart):
-            self._street_start(event.street, event.community)
-        elif isinstance(event, Deal):
-            self._deal(event)
-        elif isinstance(event, UncalledBet):
-            self._uncalled(event)
-        elif isinstance(event, Show):
-            self._show(event.player, event.cards)
-        elif isinstance(event, Muck):
-            self._muck(event)
-        elif isinstance(event, Collect):
-            self._close_round()
-            self._phase = "over"
-            self.collects.append(event)
-        elif isinstance(event, NoLowHand):
-            self.no_low_line = event
-        elif isinstance(event, BettingCapped):
-            self._capped_line()
-        elif isinstance(event, DoubleBetAllowed):
-            self._double_line()
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            handler = _handler_of(event)
+        if handler is not None:
+            handler(self, event)
         # TableNote (chat, joins, ...) is part of the record, not of the play
-        return self.violations[before:]
+        return violations[before:] if len(violations) > before else []
+
+    def feed(self, events: Iterable[Event]) -> None:
+        """`apply` every event in turn; the violations collect in `violations` (the
+        replay's loop: no per-event list of new violations)."""
+        handlers = _HANDLERS
+        for event in events:
+            self._line = getattr(event, "line", 0)
+            handler = handlers.get(type(event))
+            if handler is None:
+                handler = _handler_of(event)
+            if handler is not None:
+                handler(self, event)
+
+    def _on_street(self, e: StreetStart) -> None:
+        self._street_start(e.street, e.community)
+
+    def _on_show(self, e: Show) -> None:
+        self.show_events.append(e)
+        self._show(e.player, e.cards)
+
+    def _on_collect(self, e: Collect) -> None:
+        self._close_round()
+        self._phase = "over"
+        self.collects.append(e)
+
+    def _on_no_low(self, e: NoLowHand) -> None:
+        self.no_low_line = e
+
+    def _on_capped(self, e: BettingCapped) -> None:
+        self._capped_line()
+
+    def _on_double(self, e: DoubleBetAllowed) -> None:
+        self._double_line()
+
+    def _on_note(self, e: TableNote) -> None:
+        """Chat, joins, ...: part of the record, not of the play."""
 
     # antes --------------------------------------------------------------------
     def _ante(self, a: Action) -> None:
@@ -505,7 +573,7 @@ class HandState:
             return
         else:
             self._close_round()
-            if len(self.live) <= 1:
+            if len(self._live) <= 1:
                 self._v(
                     Code.ACTION_AFTER_END,
                     f"{_STREET_NAMES[int(street)]} is dealt after the hand was over.",
@@ -514,8 +582,7 @@ class HandState:
         self.street = street
         self._phase = "deal"
         self._dealt_this_street = set()
-        for p in self._street_in:
-            self._street_in[p] = 0
+        self._street_in = dict.fromkeys(self._street_in, 0)
         self._acted = set()
         self._current_bet = 0
         self._wagers = 0
@@ -534,6 +601,7 @@ class HandState:
             self.dealt_in = [p for p in self.order if p not in self.sitting_out]
         for p in self.dealt_in:
             self.cards[p] = []
+        self._refresh()
 
     def _community(self, street: Street, card: Card) -> None:
         if street != Street.SEVENTH or not self.profile.community_card:
@@ -542,7 +610,7 @@ class HandState:
             self._v(
                 Code.COMMUNITY_CARD,
                 f"A community card {card} is dealt on 7th street although the deck has "
-                f"{self._deck_left()} cards for {len(self.live)} players.",
+                f"{self._deck_left()} cards for {len(self._live)} players.",
                 expected="one card each",
                 reported=str(card),
             )
@@ -552,7 +620,7 @@ class HandState:
     def _check_missing_deals(self) -> None:
         if self.street is None or self.street == Street.SEVENTH:
             return  # the site does not print other players' 7th-street cards
-        for p in self.live:
+        for p in self._live:
             if p not in self._dealt_this_street and p in self.cards:
                 self._v(
                     Code.MISSING_DEAL,
@@ -566,64 +634,85 @@ class HandState:
         if self._phase == "antes":
             self._finish_antes()
             self.street = Street.THIRD
-        if self.street is None or d.street != self.street:
-            self._street_start(d.street, None)
-        if p not in self.cards:
+        street = d.street
+        if self.street is None or street != self.street:
+            self._street_start(street, None)
+        mine = self.cards.get(p)
+        if mine is None:
             if p in self.seat_no and p not in self.dealt_in and self._antes:
                 self._v(Code.ANTE, f"{p} is dealt in without posting the ante.")
                 self.dealt_in = [q for q in self.order if q in self.dealt_in or q == p]
-                self.cards[p] = []
+                self.cards[p] = mine = []
+                self._refresh()
             else:
                 self._v(Code.UNKNOWN_PLAYER, f"Cards are dealt to {p}, who is not in the hand.")
                 return
         if p in self.folded:
             self._v(Code.CARD_INCONSISTENT, f"{p} is dealt a card after folding.")
-        if p in self._dealt_this_street:
+        dealt = self._dealt_this_street
+        if p in dealt:
             self._v(Code.CARD_INCONSISTENT, f"{p} is dealt twice on {self._street_name()}.")
             return
-        self._dealt_this_street.add(p)
-        mine = self.cards[p]
+        dealt.add(p)
         # PokerStars repeats earlier cards: all of them (own hand) or the up cards only
-        self._check_before(p, mine, d.before)
-        slots = 3 if d.street == Street.THIRD else 1
-        new: list[Card | None] = list(d.cards)
-        ups = list(d.up)
-        if len(new) < slots:  # only the up card was written: the rest are unknown downs
-            pad = slots - len(new)
-            unknown: list[Card | None] = [None] * pad
-            new = unknown + new
-            ups = [False] * pad + ups
-        if len(new) > slots:
-            self._v(
-                Code.CARD_INCONSISTENT,
-                f"{p} receives {len(new)} cards on {self._street_name()}, expected {slots}.",
-            )
-            new, ups = new[-slots:], ups[-slots:]
-        start = int(d.street) - 1 if d.street != Street.THIRD else 0
+        if d.before:
+            self._check_before(p, mine, d.before)
+        third = street == Street.THIRD
+        slots = 3 if third else 1
+        new: Sequence[Card | None] = d.cards
+        ups: Sequence[bool] = d.up
+        if len(new) != slots:
+            new, ups = list(new), list(ups)
+            if len(new) < slots:  # only the up card was written: the rest are unknown downs
+                pad = slots - len(new)
+                unknown: list[Card | None] = [None] * pad
+                new = unknown + new
+                ups = [False] * pad + ups
+            if len(new) > slots:
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p} receives {len(new)} cards on {self._street_name()}, expected {slots}.",
+                )
+                new, ups = new[-slots:], ups[-slots:]
+        start = 0 if third else int(street) - 1
         if len(mine) != start:
             # earlier streets missing: keep slots aligned with unknown cards
             mine.extend([None] * (start - len(mine)))
             del mine[start:]
-        for k, (c, up) in enumerate(zip(new, ups, strict=False)):
-            slot = start + k
-            if slot < 7 and c is not None and up != self.spec.up_pattern[slot]:
-                self._v(
-                    Code.CARD_INCONSISTENT,
-                    f"{p}'s card {c} on {self._street_name()} is dealt "
-                    f"{'up' if up else 'down'}; it must be dealt "
-                    f"{'up' if self.spec.up_pattern[slot] else 'down'}.",
-                )
-            mine.append(None)
-            if c is not None:
-                self._record_card(p, slot, c)
+        pattern = self.spec.up_pattern
+        owners = self._card_owner
+        slot = start
+        for c, up in zip(new, ups, strict=False):
+            if c is None:
+                mine.append(None)
+            else:
+                if slot < 7 and up != pattern[slot]:
+                    self._v(
+                        Code.CARD_INCONSISTENT,
+                        f"{p}'s card {c} on {self._street_name()} is dealt "
+                        f"{'up' if up else 'down'}; it must be dealt "
+                        f"{'up' if pattern[slot] else 'down'}.",
+                    )
+                # the slot is new and empty: only a duplicate elsewhere can be wrong
+                mine.append(c)  # as written (a duplicate stays visible on the board)
+                owner = owners[c.index]
+                if owner is not None and owner != (p, slot):
+                    self._duplicate(c, owner, p)
+                else:
+                    owners[c.index] = (p, slot)
+            slot += 1
 
     def _check_before(self, p: str, mine: list[Card | None], before: Sequence[Card]) -> None:
-        if not before:
-            return
-        if len(before) == len(mine):
-            slots = list(range(len(mine)))
+        n = len(mine)
+        if len(before) == n:
+            if before == tuple(mine):
+                return  # the usual case: the repeat matches what was dealt
+            slots: Sequence[int] = range(n)
         else:
-            slots = [i for i in range(len(mine)) if i < 7 and self.spec.up_pattern[i]]
+            up = self._up_range
+            if up is not None and before == tuple(mine[up[0] : min(n, up[1])]):
+                return
+            slots = [i for i in self._up_slots if i < n]
             if len(before) != len(slots):
                 self._v(
                     Code.CARD_INCONSISTENT,
@@ -633,9 +722,10 @@ class HandState:
                 )
                 return
         for i, c in zip(slots, before, strict=True):
-            if mine[i] is None:
+            old = mine[i]
+            if old is None:
                 self._record_card(p, i, c)
-            elif mine[i] != c:
+            elif old is not c and old != c:
                 self._v(
                     Code.CARD_INCONSISTENT,
                     f"{p}'s earlier card {i + 1} was {mine[i]}, now shown as {c}.",
@@ -650,7 +740,7 @@ class HandState:
             while len(mine) <= slot:
                 mine.append(None)
             old = mine[slot]
-            if old is not None and old != c:
+            if old is not None and old is not c and old != c:
                 self._v(
                     Code.CARD_INCONSISTENT,
                     f"{p}'s card {slot + 1} was {old}, now shown as {c}.",
@@ -658,18 +748,22 @@ class HandState:
                     reported=str(c),
                 )
                 return
-        owner = self._card_owner.get(c)
+        owners = self._card_owner
+        owner = owners[c.index]
         if owner is not None and owner != (p, slot):
-            who = owner[0] or "the board"
-            self._v(
-                Code.CARD_DUPLICATE,
-                f"The {c} is dealt twice: to {who} and to {p or 'the board'}.",
-                reported=str(c),
-            )
+            self._duplicate(c, owner, p)
         else:
-            self._card_owner[c] = (p, slot)
+            owners[c.index] = (p, slot)
         if p is not None:
             self.cards[p][slot] = c  # as written (a duplicate stays visible on the board)
+
+    def _duplicate(self, c: Card, owner: tuple[str | None, int], p: str | None) -> None:
+        who = owner[0] or "the board"
+        self._v(
+            Code.CARD_DUPLICATE,
+            f"The {c} is dealt twice: to {who} and to {p or 'the board'}.",
+            reported=str(c),
+        )
 
     def _known_cards(self, p: str) -> list[Card]:
         return [c for c in self.cards.get(p, []) if c is not None]
@@ -729,7 +823,7 @@ class HandState:
             self._v(
                 Code.RAISE_CAP,
                 f"'Betting is capped' is printed after {self._wagers} wagers on "
-                f"{self._street_name()}; the cap is {self.profile.cap(len(self.live) == 2)}.",
+                f"{self._street_name()}; the cap is {self.profile.cap(len(self._live) == 2)}.",
                 severity=Severity.WARNING,
             )
 
@@ -750,10 +844,10 @@ class HandState:
             if self._community_needed(Street.SEVENTH) and not self._dealt_this_street:
                 self._v(
                     Code.COMMUNITY_CARD,
-                    f"The deck cannot give {len(self.live)} players a 7th card, but no "
+                    f"The deck cannot give {len(self._live)} players a 7th card, but no "
                     "community card is dealt.",
                 )
-            for p in self.live:  # the site does not print others' 7th cards: unknown
+            for p in self._live:  # the site does not print others' 7th cards: unknown
                 if p not in self._dealt_this_street and len(self.cards.get(p, [])) == 6:
                     self.cards[p].append(None)
         if self.street == Street.THIRD:
@@ -764,53 +858,65 @@ class HandState:
             self._first = self._best_board()
 
     def _find_bring_in(self) -> str | None:
-        players = [p for p in self.dealt_in if p not in self.folded]
+        players = self._live
+        cards, slots = self.cards, self._up_slots
         ups: dict[str, Card] = {}
         for p in players:
-            up = self.up_cards(p)
-            if not up:
+            cs = cards.get(p, ())
+            n = len(cs)
+            for i in slots:
+                if i < n and (c := cs[i]) is not None:
+                    ups[p] = c
+                    break
+            else:
                 return None  # an up card is unknown: the bring-in cannot be checked
-            ups[p] = up[0]
         prof = self.profile
-        lowest = self.spec.bring_in_lowest
+        table = _bring_in_table(prof, self.spec.bring_in_lowest)
+        idx = self._idx
 
-        def key(p: str) -> tuple[int, int, int]:
-            c = ups[p]
-            suit = prof.suit_rank(c.suit) if prof.bring_in_ties_by_suit else 0
-            pos = self.order.index(p)
-            if lowest:  # lowest rank (ace high), then lowest suit
-                return (int(c.rank), suit, pos)
-            return (-c.rank.low, -suit, pos)  # razz: highest rank (ace low), highest suit
+        def key(p: str) -> tuple[tuple[int, int], int]:
+            # lowest rank (ace high), then lowest suit; razz: highest rank (ace low),
+            # highest suit; then position
+            return (table[ups[p].index], idx[p])
 
-        can = [p for p in players if p not in self.all_in]
+        all_in = self.all_in
+        can = [p for p in players if p not in all_in]
         if not can:
             return None
         if prof.bring_in_all_in is BringInAllIn.NEXT_BY_CARD:
             return min(can, key=key)
         first = min(players, key=key)
-        if first not in self.all_in:
+        if first not in all_in:
             return first
         return self._next_clockwise(first, can)
 
     def _best_board(self) -> str | None:
-        pool = self.active if self.profile.first_act_skips_all_in else self.live
+        pool = self._active if self.profile.first_act_skips_all_in else self._live
         if not pool:
             return None
-        boards = {p: self.up_cards(p) for p in pool}
-        if any(not b for b in boards.values()):
-            return None
-        from histkit import evaluate as ev
-
-        rank = ev.board_high_value if self.spec.board_best_high else ev.board_low_value
-        values = {p: rank(b) for p, b in boards.items()}
-        best = max(values.values())
-        tied = [p for p in pool if values[p] == best]
+        cards = self.cards
+        up = self._up_range
+        if up is not None:
+            lo, hi = up
+            boards = [cards.get(p, ())[lo:hi] for p in pool]
+        else:
+            boards = [
+                [c for i, c in enumerate(cards.get(p, ())) if i in self._up_slots] for p in pool
+            ]
+        values = ev.rank_boards(boards, high=self.spec.board_best_high)
+        if values is None:
+            return None  # an up card is unknown: who acts first cannot be checked
+        best = max(values)
+        tied = [p for p, v in zip(pool, values, strict=True) if v == best]
         if len(tied) == 1 or self.profile.first_act_tie is FirstActTie.LOWEST_SEAT:
             return tied[0]
         bi = self._bring_in_player or tied[0]
         return self._next_clockwise(bi, tied) if bi not in tied else bi
 
     def _action(self, a: Action) -> None:
+        if a.kind is ActionKind.ANTE:
+            self._ante(a)
+            return
         p = a.player
         if p not in self.seat_no:
             self._v(Code.UNKNOWN_PLAYER, f"{p} acts but has no seat at this table.")
@@ -833,7 +939,7 @@ class HandState:
                 f"{p} acts ({a.kind.value}) after going all-in.",
             )
             return
-        if self._phase == "over" or len(self.live) <= 1:
+        if self._phase == "over" or len(self._live) <= 1:
             self._v(Code.ACTION_AFTER_END, f"{p} acts ({a.kind.value}) after the hand was over.")
             return
         expected = self.to_act()
@@ -868,6 +974,10 @@ class HandState:
         elif kind is ActionKind.FOLD:
             self._bring_in_forced(a)
             self.folded.add(p)
+            # p was live and active (checked above): drop it from the cached lists
+            self._live.remove(p)
+            self._active.remove(p)
+            self._active_set.discard(p)
             self.fold_street[p] = self.street or Street.THIRD
             self._acted.add(p)
         elif kind is ActionKind.CHECK:
@@ -1094,7 +1204,11 @@ class HandState:
         self._street_in[p] += chips
         self._total_in[p] += chips
         if self._stack[p] == 0:
-            self.all_in.add(p)
+            if p not in self.all_in:
+                self.all_in.add(p)
+                if p in self._active_set:
+                    self._active.remove(p)
+                    self._active_set.discard(p)
             if not all_in_flag:
                 self._v(
                     Code.ALL_IN_MARKER,
@@ -1117,7 +1231,7 @@ class HandState:
         if self._phase != "bet":
             return
         if not self._round_complete():
-            waiting = [p for p in self.active if self._needs_to_act(p)]
+            waiting = [p for p in self._active if self._needs_to_act(p)]
             for p in waiting:
                 self._v(
                     Code.MISSING_ACTION,
@@ -1160,8 +1274,9 @@ class HandState:
         self._street_in[u.player] -= amount
         self._total_in[u.player] -= amount
         self._stack[u.player] += amount
-        if self._stack[u.player] > 0:
+        if self._stack[u.player] > 0 and u.player in self.all_in:
             self.all_in.discard(u.player)
+            self._refresh()
         self._current_bet = self._max_street_in()  # the returned chips are no longer a bet
         self._uncalled_done = True
 
@@ -1175,7 +1290,7 @@ class HandState:
         return self.violations[before:]
 
     def hand_over(self) -> bool:
-        return len(self.live) <= 1
+        return len(self._live) <= 1
 
     def settle(self, *, rake: int, shown: Mapping[str, Sequence[Card]] | None = None) -> Settlement:
         """Pots (main first, then side pots) and who should win each pot and half.
@@ -1184,7 +1299,7 @@ class HandState:
         a player whose cards are unknown and who did not muck makes the pot uncheckable.
         """
         known: dict[str, tuple[Card, ...]] = {}
-        for p in self.live:
+        for p in self._live:
             slots = self.cards.get(p, [])
             if slots and all(c is not None for c in slots) and len(set(slots)) == len(slots):
                 known[p] = tuple(c for c in slots if c is not None)
@@ -1208,3 +1323,83 @@ class HandState:
             forfeits=forfeits,
             evaluator=showdown,
         )
+
+
+# apply() dispatches on the event's type with one dict lookup instead of an isinstance
+# chain; a subclass of an event type falls back to `_handler_of`.
+_HANDLERS: dict[type, Callable[[HandState, Any], None]] = {
+    Action: HandState._action,
+    StreetStart: HandState._on_street,
+    Deal: HandState._deal,
+    UncalledBet: HandState._uncalled,
+    Show: HandState._on_show,
+    Muck: HandState._muck,
+    Collect: HandState._on_collect,
+    NoLowHand: HandState._on_no_low,
+    BettingCapped: HandState._on_capped,
+    DoubleBetAllowed: HandState._on_double,
+    TableNote: HandState._on_note,
+}
+
+
+def _handler_of(event: object) -> Callable[[HandState, Any], None] | None:
+    for cls, handler in _HANDLERS.items():
+        if isinstance(event, cls):
+            return handler
+    return None
+
+
+_BRING_IN_TABLES: dict[tuple[tuple[Suit, ...], bool, bool], list[tuple[int, int]]] = {}
+
+
+def _bring_in_table(profile: RuleProfile, lowest: bool) -> list[tuple[int, int]]:
+    """Bring-in sort key of each card index (smallest brings in), built once per rule set."""
+    k = (profile.suit_order, profile.bring_in_ties_by_suit, lowest)
+    table = _BRING_IN_TABLES.get(k)
+    if table is None:
+        table = []
+        for c in DECK:
+            suit = profile.suit_rank(c.suit) if profile.bring_in_ties_by_suit else 0
+            table.append((int(c.rank), suit) if lowest else (-c.rank.low, -suit))
+        _BRING_IN_TABLES[k] = table
+    return table
+
+
+_SEATINGS: dict[
+    tuple[str, ...],
+    tuple[dict[str, int], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]],
+] = {}
+
+
+def _seating(
+    order: tuple[str, ...],
+) -> tuple[dict[str, int], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Position of each player and the clockwise rotations starting at / after them.
+
+    Shared (read-only) by every hand with the same seating: a session repeats it."""
+    got = _SEATINGS.get(order)
+    if got is None:
+        n = len(order)
+        idx: dict[str, int] = {}
+        for i, q in enumerate(order):
+            idx.setdefault(q, i)
+        start = {q: tuple(order[(i + k) % n] for k in range(n)) for q, i in idx.items()}
+        after = {q: tuple(order[(i + k) % n] for k in range(1, n + 1)) for q, i in idx.items()}
+        if len(_SEATINGS) >= 4096:
+            _SEATINGS.clear()  # bounded: a long audit meets many seatings
+        got = _SEATINGS[order] = (idx, start, after)
+    return got
+
+
+_UP_LAYOUTS: dict[tuple[bool, ...], tuple[tuple[int, ...], tuple[int, int] | None]] = {}
+
+
+def _up_layout(pattern: tuple[bool, ...]) -> tuple[tuple[int, ...], tuple[int, int] | None]:
+    """The up-card slots of a game, and the same as a slice when they are contiguous."""
+    got = _UP_LAYOUTS.get(pattern)
+    if got is None:
+        slots = tuple(i for i, up in enumerate(pattern[:7]) if up)
+        lo = slots[0] if slots else 0
+        contiguous = slots == tuple(range(lo, lo + len(slots)))
+        got = _UP_LAYOUTS[pattern] = (slots, (lo, lo + len(slots)) if contiguous else None)
+    return got

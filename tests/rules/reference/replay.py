@@ -1,0 +1,558 @@
+"""replay(): walk a `Hand` through `HandState`, then audit pots, awards and the summary.
+
+The result is an immutable `Replay`. It compares what the engine expects (pots, who wins
+each pot and half, the odd chips) with what the site wrote (`collected` lines, summary).
+Cards nobody showed stay unknown: such pots are checked for conservation only, and the
+replay says so with an info record.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from histkit.cards import Card
+from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Show, Street, Unit
+from histkit.rules.games import GameSpec, HighLow, spec_for
+from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.rules.violations import Code, Severity, Violation, money
+from tests.rules.reference import showdown
+from tests.rules.reference.pots import Award, Half, Pot, Settlement
+from tests.rules.reference.state import HandState
+
+__all__ = ["Replay", "replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The audit of one hand. Mappings are tuples of (player, amount) in seat order."""
+
+    hand: Hand
+    profile: str
+    violations: tuple[Violation, ...]
+    pots: tuple[Pot, ...]
+    awards: tuple[Award, ...]
+    contributions: tuple[tuple[str, int], ...]
+    collected: tuple[tuple[str, int], ...]
+    final_stacks: tuple[tuple[str, int], ...]
+
+    @property
+    def ok(self) -> bool:
+        """No error or warning (info records about unverifiable showdowns are allowed)."""
+        return not any(v.is_error for v in self.violations)
+
+    @property
+    def errors(self) -> tuple[Violation, ...]:
+        return tuple(v for v in self.violations if v.is_error)
+
+    @property
+    def infos(self) -> tuple[Violation, ...]:
+        return tuple(v for v in self.violations if not v.is_error)
+
+    def codes(self) -> set[Code]:
+        return {v.code for v in self.violations if v.is_error}
+
+    def contribution(self, player: str) -> int:
+        return dict(self.contributions).get(player, 0)
+
+    def final_stack(self, player: str) -> int:
+        return dict(self.final_stacks)[player]
+
+
+def _pot_index(c: Collect) -> int:
+    if c.pot is PotKind.SIDE:
+        return c.pot_index or 1
+    return 0
+
+
+class _Audit:
+    def __init__(self, hand: Hand, profile: RuleProfile, spec: GameSpec) -> None:
+        self.hand = hand
+        self.profile = profile
+        self.spec = spec
+        self.st = HandState(
+            game=spec,
+            profile=profile,
+            seats=hand.seats,
+            small_bet=hand.small_bet,
+            big_bet=hand.big_bet,
+            ante=hand.ante,
+            bring_in=hand.bring_in,
+            hand_id=hand.hand_id,
+            unit=hand.unit,
+        )
+        self.out: list[Violation] = []
+
+    def m(self, amount: int) -> str:
+        return money(amount, self.hand.unit)
+
+    def v(
+        self,
+        code: Code,
+        message: str,
+        *,
+        line: int = 0,
+        expected: str | int | None = None,
+        reported: str | int | None = None,
+        severity: Severity = Severity.ERROR,
+        street: Street | None = None,
+    ) -> None:
+        self.out.append(
+            Violation(code, severity, self.hand.hand_id, street, line, expected, reported, message)
+        )
+
+    # ----------------------------------------------------------------------
+    def run(self) -> Replay:
+        hand, st = self.hand, self.st
+        for e in hand.events:
+            st.apply(e)
+        st.finish()
+        summary = hand.summary
+        if summary is not None:
+            for sr in summary.seats:
+                if sr.cards and sr.player in st.cards:
+                    st.reveal(sr.player, sr.cards, line=sr.line)
+        rake = summary.rake if summary is not None else 0
+        settlement = st.settle(rake=rake)
+        self.out.extend(st.violations)
+        collects = st.collects
+        awards = self.check_awards(settlement, collects)
+        self.check_descriptions()
+        self.check_summary(settlement, collects)
+        collected: Counter[str] = Counter()
+        for c in collects:
+            collected[c.player] += c.amount
+        order = st.order
+        contrib = st.contributions
+        return Replay(
+            hand=hand,
+            profile=self.profile.name,
+            violations=tuple(self.out),
+            pots=settlement.pots,
+            awards=awards,
+            contributions=tuple((p, contrib[p]) for p in order),
+            collected=tuple((p, collected[p]) for p in order),
+            final_stacks=tuple((p, st.start_stacks[p] - contrib[p] + collected[p]) for p in order),
+        )
+
+    # ---------------------------------------------------------------- awards
+    def check_awards(self, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
+        st = self.st
+        by_pot: dict[int, Counter[str]] = {}
+        lines: dict[int, int] = {}
+        for c in collects:
+            i = _pot_index(c)
+            by_pot.setdefault(i, Counter())[c.player] += c.amount
+            lines.setdefault(i, c.line)
+            if c.player not in st.seat_no:
+                self.v(
+                    Code.UNKNOWN_PLAYER,
+                    f"{c.player} collects {self.m(c.amount)} but has no seat at this table.",
+                    line=c.line,
+                )
+        pot_line = {i: lines.get(i, 0) for i in range(len(s.pots))}
+        for i in by_pot:
+            if i >= len(s.pots):
+                names = ", ".join(f"{p} {self.m(a)}" for p, a in by_pot[i].items())
+                self.v(
+                    Code.AWARD_MISMATCH,
+                    f"Chips are collected from a pot that does not exist (pot {i}): {names}.",
+                    line=lines[i],
+                    expected=0,
+                    reported=sum(by_pot[i].values()),
+                )
+        if len(s.pots) > 1 and any(c.pot is PotKind.POT for c in collects):
+            self.v(
+                Code.SUMMARY_MISMATCH,
+                "Chips are collected from 'the pot' although the hand has side pots.",
+                severity=Severity.WARNING,
+            )
+        undecided_reported = False
+        result: list[Award] = []
+        for pot in s.pots:
+            awards = [a for a in s.awards if a.pot == pot.index]
+            reported = by_pot.get(pot.index, Counter())
+            result.extend(self._attach(awards, reported))
+            name = self._pot_name(pot.index, len(s.pots))
+            line = pot_line.get(pot.index, 0)
+            if any(a.winners is None for a in awards):
+                undecided_reported = True
+                self._check_undecided(pot, reported, name, line)
+                continue
+            expected: Counter[str] = Counter()
+            for a in awards:
+                for p, amt in a.expected:
+                    expected[p] += amt
+            if +expected == +reported:
+                continue
+            self._award_mismatch(pot, awards, expected, reported, name, line, s)
+        self._check_no_low(s)
+        self._info_unknown(s, undecided_reported)
+        return tuple(result)
+
+    def _pot_name(self, index: int, n: int) -> str:
+        if n == 1:
+            return "the pot"
+        return "the main pot" if index == 0 else f"side pot {index}"
+
+    def _attach(self, awards: list[Award], reported: Counter[str]) -> list[Award]:
+        """Give each half the reported chips that match it; leftovers go to the first."""
+        left = Counter(reported)
+        out: list[tuple[Award, Counter[str]]] = []
+        for a in awards:
+            got: Counter[str] = Counter()
+            for p, amt in a.expected:
+                take = min(left[p], amt)
+                if take:
+                    got[p] += take
+                    left[p] -= take
+            out.append((a, got))
+        if out:
+            first = out[0][1]
+            for p, amt in left.items():
+                if amt:
+                    first[p] += amt
+        res = []
+        for a, got in out:
+            rep = tuple((p, got[p]) for p in self.st.order if got[p])
+            res.append(
+                Award(a.pot, a.half, a.amount, a.eligible, a.winners, a.expected, rep, a.reason)
+            )
+        return res
+
+    def _check_undecided(self, pot: Pot, reported: Counter[str], name: str, line: int) -> None:
+        total = sum(reported.values())
+        if total != pot.net:
+            self.v(
+                Code.AWARD_MISMATCH,
+                f"{self.m(total)} is collected from {name}, which holds {self.m(pot.net)} "
+                "after rake.",
+                line=line,
+                expected=pot.net,
+                reported=total,
+            )
+        for p, amt in reported.items():
+            if amt and p not in pot.eligible:
+                self.v(
+                    Code.AWARD_MISMATCH,
+                    f"{p} collects {self.m(amt)} from {name} but is not eligible for it.",
+                    line=line,
+                    expected=0,
+                    reported=amt,
+                )
+            elif amt and (p in self.st.mucked or p in self.st.declined) and not self._known(p):
+                self.v(
+                    Code.AWARD_MISMATCH,
+                    f"{p} collects {self.m(amt)} from {name} after mucking their hand.",
+                    line=line,
+                    expected=0,
+                    reported=amt,
+                )
+
+    def _known(self, p: str) -> bool:
+        cs = self.st.cards.get(p, [])
+        return bool(cs) and all(c is not None for c in cs)
+
+    def _award_mismatch(
+        self,
+        pot: Pot,
+        awards: list[Award],
+        expected: Counter[str],
+        reported: Counter[str],
+        name: str,
+        line: int,
+        s: Settlement,
+    ) -> None:
+        exp_txt = ", ".join(f"{p} {self.m(a)}" for p, a in expected.items() if a) or "nobody"
+        rep_txt = ", ".join(f"{p} {self.m(a)}" for p, a in reported.items() if a) or "nobody"
+        exp_s = "; ".join(f"{p}={a}" for p, a in expected.items() if a)
+        rep_s = "; ".join(f"{p}={a}" for p, a in reported.items() if a)
+        recips_e = {p for p, a in expected.items() if a}
+        recips_r = {p for p, a in reported.items() if a}
+        if (
+            recips_e == recips_r
+            and sorted(expected[p] for p in recips_e) == sorted(reported[p] for p in recips_r)
+            and all(abs(expected[p] - reported[p]) <= 1 for p in recips_e)
+        ):
+            self.v(
+                Code.ODD_CHIP,
+                f"The odd chip of {name} went to the wrong player: expected {exp_txt}, "
+                f"paid {rep_txt}.",
+                line=line,
+                expected=exp_s,
+                reported=rep_s,
+            )
+            return
+        if self.spec.pots is HighLow.HILO:
+            high_winners: set[str] = set()
+            for a in awards:
+                if a.half is not Half.LOW and a.winners:
+                    high_winners.update(a.winners)
+            extra = [p for p in recips_r if reported[p] > expected[p] and p not in high_winners]
+            cards = {p: self._cards(p) for p in extra}
+            not_qual = [
+                p
+                for p in extra
+                if cards[p] is not None and showdown.low(self.spec, cards[p] or ()) is None
+            ]
+            if not_qual:
+                who = not_qual[0]
+                self.v(
+                    Code.LOW_NOT_QUALIFIED,
+                    f"{who} is paid {self.m(reported[who])} from {name} as a low half, but "
+                    f"{who}'s hand has no qualifying low (eight or better): expected "
+                    f"{exp_txt}, paid {rep_txt}.",
+                    line=line,
+                    expected=exp_s,
+                    reported=rep_s,
+                )
+                return
+        self.v(
+            Code.AWARD_MISMATCH,
+            f"{name[0].upper() + name[1:]} ({self.m(pot.net)} after rake) should pay "
+            f"{exp_txt}, but paid {rep_txt}.",
+            line=line,
+            expected=exp_s,
+            reported=rep_s,
+        )
+
+    def _cards(self, p: str) -> tuple[Card, ...] | None:
+        cs = self.st.cards.get(p, [])
+        if not cs or any(c is None for c in cs):
+            return None
+        known = tuple(c for c in cs if c is not None)
+        if self.st.community is not None:
+            known += (self.st.community,)
+        return known
+
+    def _check_no_low(self, s: Settlement) -> None:
+        st = self.st
+        line = st.no_low_line
+        if self.spec.pots is not HighLow.HILO or self.spec.low_qualifier is None:
+            if line is not None:
+                self.v(
+                    Code.NO_LOW_LINE,
+                    "'No low hand qualified' is printed in a game without a low qualifier.",
+                    line=line.line,
+                    severity=Severity.WARNING,
+                )
+            return
+        decided_lows = [a for a in s.awards if a.half is Half.LOW and a.winners is not None]
+        contested = [a for a in s.awards if a.winners is not None and len(a.eligible) > 1]
+        if (
+            line is None
+            and contested
+            and not decided_lows
+            and len(s.no_low) == len({a.pot for a in contested})
+            and len(st.live) > 1
+        ):
+            self.v(
+                Code.NO_LOW_LINE,
+                "No hand qualifies for low at the showdown, but 'No low hand qualified' is "
+                "not printed.",
+                severity=Severity.WARNING,
+            )
+        if line is not None and decided_lows and len(s.no_low) == 0:
+            who = ", ".join(w for a in decided_lows for w in (a.winners or ()))
+            self.v(
+                Code.NO_LOW_LINE,
+                f"'No low hand qualified' is printed, but {who} has a qualifying low.",
+                line=line.line,
+            )
+
+    def _info_unknown(self, s: Settlement, undecided: bool) -> None:
+        st = self.st
+        if len(st.live) <= 1:
+            return
+        hidden = [
+            p
+            for p in st.live
+            if (p in st.mucked or p in st.declined or p in s.undecided) and not self._known(p)
+        ]
+        if hidden:
+            who = ", ".join(hidden)
+            what = "the winners of some pots" if undecided else "whether they lost"
+            self.v(
+                Code.UNCHECKABLE_SHOWDOWN,
+                f"{who} did not show their cards at the showdown, so {what} cannot be checked.",
+                severity=Severity.INFO,
+                reported=who,
+            )
+
+    # --------------------------------------------------------- descriptions
+    def check_descriptions(self) -> None:
+        from histkit import evaluate as ev
+
+        game = self.hand.game
+        descr = getattr(ev, "describe", None)
+        if descr is None or game not in (Game.STUD, Game.STUD_HILO, Game.RAZZ):
+            return
+        if self.spec.game is Game.STUD_HILO and self.spec.low_qualifier is None:
+            return
+        items: list[tuple[str, str, int]] = []
+        for e in self.hand.events:
+            if isinstance(e, Show) and e.description:
+                items.append((e.player, e.description, e.line))
+        if self.hand.summary is not None:
+            for sr in self.hand.summary.seats:
+                if sr.description and sr.outcome is SeatOutcome.SHOWED:
+                    items.append((sr.player, sr.description, sr.line))
+        for p, text, line in items:
+            cards = self._cards(p)
+            if cards is None or len(cards) < 5:
+                continue
+            want = descr(game, cards)
+            if _norm(want) != _norm(text):
+                self.v(
+                    Code.SUMMARY_MISMATCH,
+                    f"{p}'s hand is described as '{text}', but the cards make '{want}'.",
+                    line=line,
+                    expected=want,
+                    reported=text,
+                    severity=Severity.WARNING,
+                )
+
+    # --------------------------------------------------------------- summary
+    def check_summary(self, s: Settlement, collects: list[Collect]) -> None:
+        hand, st = self.hand, self.st
+        summary = hand.summary
+        total_in = sum(st.contributions.values())
+        collected = sum(c.amount for c in collects)
+        if summary is None:
+            if collected != total_in:
+                self.v(
+                    Code.POT_TOTAL,
+                    f"{self.m(collected)} is collected from a pot of {self.m(total_in)}.",
+                    expected=total_in,
+                    reported=collected,
+                )
+            return
+        line = summary.line
+        if summary.total_pot != total_in:
+            self.v(
+                Code.POT_TOTAL,
+                f"The summary's total pot is {self.m(summary.total_pot)}, but the players put "
+                f"in {self.m(total_in)}.",
+                line=line,
+                expected=total_in,
+                reported=summary.total_pot,
+            )
+        rake = summary.rake
+        if rake < 0 or rake > summary.total_pot:
+            self.v(
+                Code.RAKE,
+                f"A rake of {self.m(rake)} is impossible on a pot of {self.m(summary.total_pot)}.",
+                line=line,
+                reported=rake,
+            )
+        elif rake > 0 and hand.unit is Unit.CHIP:
+            self.v(
+                Code.RAKE,
+                f"A rake of {self.m(rake)} is taken in a chip game (tournament or play money).",
+                line=line,
+                expected=0,
+                reported=rake,
+            )
+        elif self.profile.rake_max_percent is not None:
+            cap = -(-summary.total_pot * self.profile.rake_max_percent // 100)
+            if rake > cap:
+                self.v(
+                    Code.RAKE,
+                    f"The rake of {self.m(rake)} exceeds {self.profile.rake_max_percent}% of "
+                    f"the {self.m(summary.total_pot)} pot.",
+                    line=line,
+                    expected=cap,
+                    reported=rake,
+                )
+        if collected + rake != summary.total_pot:
+            self.v(
+                Code.POT_TOTAL,
+                f"{self.m(collected)} collected plus {self.m(rake)} rake does not make the "
+                f"total pot of {self.m(summary.total_pot)}.",
+                line=line,
+                expected=summary.total_pot - rake,
+                reported=collected,
+            )
+        nets = [p.net for p in s.pots]
+        if summary.main_pot is not None:
+            written = (summary.main_pot, *summary.side_pots)
+            if tuple(nets) != written:
+                self.v(
+                    Code.SUMMARY_MISMATCH,
+                    "The summary's main/side pots are "
+                    + ", ".join(self.m(x) for x in written)
+                    + "; after rake they should be "
+                    + ", ".join(self.m(x) for x in nets)
+                    + ".",
+                    line=line,
+                    expected="/".join(map(str, nets)),
+                    reported="/".join(map(str, written)),
+                )
+        elif len(nets) > 1:
+            self.v(
+                Code.SUMMARY_MISMATCH,
+                f"The hand has {len(nets) - 1} side pot(s), but the summary lists none.",
+                line=line,
+                expected="/".join(map(str, nets)),
+                severity=Severity.WARNING,
+            )
+        won: Counter[str] = Counter()
+        for c in collects:
+            won[c.player] += c.amount
+        seen = set()
+        for sr in summary.seats:
+            seen.add(sr.player)
+            if sr.won != won[sr.player]:
+                self.v(
+                    Code.SUMMARY_MISMATCH,
+                    f"The summary says {sr.player} won {self.m(sr.won)}, but they collected "
+                    f"{self.m(won[sr.player])}.",
+                    line=sr.line,
+                    expected=won[sr.player],
+                    reported=sr.won,
+                )
+            folded = sr.player in st.folded
+            if sr.outcome is SeatOutcome.FOLDED:
+                if not folded:
+                    self.v(
+                        Code.SUMMARY_MISMATCH,
+                        f"The summary says {sr.player} folded, but they never folded.",
+                        line=sr.line,
+                    )
+                elif sr.folded_street is not None and st.fold_street.get(sr.player) != (
+                    sr.folded_street
+                ):
+                    self.v(
+                        Code.SUMMARY_MISMATCH,
+                        f"The summary says {sr.player} folded on {int(sr.folded_street)}th "
+                        f"street, but they folded on {int(st.fold_street[sr.player])}th.",
+                        line=sr.line,
+                        expected=int(st.fold_street[sr.player]),
+                        reported=int(sr.folded_street),
+                    )
+            elif sr.outcome in (SeatOutcome.SHOWED, SeatOutcome.MUCKED) and folded:
+                self.v(
+                    Code.SUMMARY_MISMATCH,
+                    f"The summary shows {sr.player}'s hand at showdown, but they folded.",
+                    line=sr.line,
+                )
+        for p, amt in won.items():
+            if amt and p not in seen:
+                self.v(
+                    Code.SUMMARY_MISMATCH,
+                    f"{p} collected {self.m(amt)} but has no line in the summary.",
+                    line=line,
+                    expected=amt,
+                )
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.replace(" ;", ";").split()).lower()
+
+
+def replay(
+    hand: Hand, profile: RuleProfile = POKERSTARS, game: Game | GameSpec | None = None
+) -> Replay:
+    """Replay one hand under a profile (the game defaults to the hand's own)."""
+    spec = spec_for(game if game is not None else hand.game)
+    return _Audit(hand, profile, spec).run()

@@ -1,0 +1,1210 @@
+"""HandState: an incremental, *mutable* cursor over one stud hand.
+
+Feed it the hand's events one at a time with `apply`; each call checks the event against
+the rules of the game and the profile, records any violations, then applies what the
+event says happened (the engine reports, it never repairs). `pending` and `legal` tell a
+simulator what may come next; `settle` computes pots and expected awards. The replay and
+the simulator share this one copy of the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from histkit.cards import Card
+from histkit.model import (
+    Action,
+    ActionKind,
+    BettingCapped,
+    Collect,
+    Deal,
+    DoubleBetAllowed,
+    Event,
+    Game,
+    Muck,
+    NoLowHand,
+    Seat,
+    Show,
+    Street,
+    StreetStart,
+    UncalledBet,
+    Unit,
+)
+from histkit.rules.games import GameSpec, spec_for
+from histkit.rules.profile import BringInAllIn, FirstActTie, RuleProfile, ShortAllIn
+from histkit.rules.violations import Code, Severity, Violation, money
+from tests.rules.reference import showdown
+from tests.rules.reference.pots import Settlement, settle_pots
+
+__all__ = ["PendingKind", "Pending", "Legal", "HandState"]
+
+_WAGERS = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+_STREET_NAMES = {
+    3: "3rd street",
+    4: "4th street",
+    5: "5th street",
+    6: "6th street",
+    7: "7th street",
+}
+
+
+class PendingKind(StrEnum):
+    ANTES = "antes"
+    DEAL = "deal"
+    ACTION = "action"
+    SHOWDOWN = "showdown"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What comes next: antes still to post, cards to deal, a player to act, the
+    showdown, or nothing (DONE: settle the hand).
+
+    A 7th-street DEAL with `player` None means the deck is short: deal one community
+    card, as `StreetStart(SEVENTH, community=card)`."""
+
+    kind: PendingKind
+    street: Street | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The options of the player to act. Every wager is capped at `stack` (all-in)."""
+
+    player: str
+    street: Street
+    can_fold: bool
+    can_check: bool
+    call: int | None  # chips to add to call (capped at stack), None if nothing to call
+    bring_in: int | None  # the forced bring-in, when it is due (None if the amount is unknown)
+    complete_to: int | None  # street total of a completion (3rd street, to the small bet)
+    bet: int | None  # chips of an opening bet on 4th–7th
+    raise_to: int | None  # street total after a full raise, None if capped/not allowed
+    stack: int
+    bet_big: int | None = None  # 4th street open pair (stud high): the optional big bet
+    raise_to_big: int | None = None  # ... and the big raise after a small bet
+
+
+class HandState:
+    """Mutable replay state of one hand (see module doc). Read-only views are properties."""
+
+    def __init__(
+        self,
+        *,
+        game: Game | GameSpec,
+        profile: RuleProfile,
+        seats: Sequence[Seat],
+        small_bet: int,
+        big_bet: int,
+        ante: int | None,
+        bring_in: int | None,
+        hand_id: str = "",
+        unit: Unit = Unit.CENT,
+    ) -> None:
+        self.spec = spec_for(game)
+        self.profile = profile
+        self.small_bet = small_bet
+        self.big_bet = big_bet
+        self.ante = ante
+        self.bring_in_amount = bring_in
+        self.hand_id = hand_id
+        self.unit = unit
+        ordered = sorted(seats, key=lambda s: s.seat)
+        self.order: list[str] = [s.player for s in ordered]
+        self.seat_no: dict[str, int] = {s.player: s.seat for s in ordered}
+        self.sitting_out: set[str] = {s.player for s in ordered if s.sitting_out}
+        self.start_stacks: dict[str, int] = {s.player: s.stack for s in ordered}
+        self._stack: dict[str, int] = dict(self.start_stacks)
+        self._street_in: dict[str, int] = dict.fromkeys(self.order, 0)
+        self._total_in: dict[str, int] = dict.fromkeys(self.order, 0)
+        self._antes: dict[str, int] = {}
+        self.dealt_in: list[str] = []  # players in the hand, seat order
+        self.folded: set[str] = set()
+        self.fold_street: dict[str, Street] = {}
+        self.all_in: set[str] = set()
+        self.cards: dict[str, list[Card | None]] = {}
+        self.community: Card | None = None
+        self._card_owner: dict[Card, tuple[str | None, int]] = {}
+        self.street: Street | None = None
+        self._phase = "antes"  # antes | deal | bet | over
+        self._dealt_this_street: set[str] = set()
+        self._acted: set[str] = set()
+        self._current_bet = 0
+        self._wagers = 0
+        self._inc = 0  # full raise increment this street
+        self._inc_options: tuple[int, ...] = ()
+        self._bring_in_player: str | None = None
+        self._bring_in_due = False
+        self._first: str | None = None
+        self._last_actor: str | None = None
+        self._uncalled_done = False
+        self.shown: dict[str, tuple[Card, ...]] = {}
+        self.mucked: set[str] = set()
+        self.declined: set[str] = set()
+        self.collects: list[Collect] = []
+        self.no_low_line: NoLowHand | None = None
+        self.violations: list[Violation] = []
+        self._line = 0
+
+    # ------------------------------------------------------------------ views
+    @property
+    def stacks(self) -> dict[str, int]:
+        return dict(self._stack)
+
+    @property
+    def street_contributions(self) -> dict[str, int]:
+        return dict(self._street_in)
+
+    @property
+    def contributions(self) -> dict[str, int]:
+        return dict(self._total_in)
+
+    @property
+    def live(self) -> list[str]:
+        """Players still in the hand (not folded), seat order; all-in players included."""
+        return [p for p in self.dealt_in if p not in self.folded]
+
+    @property
+    def active(self) -> list[str]:
+        """Players who can still act (live and not all-in), seat order."""
+        return [p for p in self.dealt_in if p not in self.folded and p not in self.all_in]
+
+    @property
+    def current_bet(self) -> int:
+        return self._current_bet
+
+    @property
+    def raises_this_street(self) -> int:
+        """Raises after the street's bet (the completion counts as the bet)."""
+        return max(0, self._wagers - 1)
+
+    @property
+    def bring_in_player(self) -> str | None:
+        return self._bring_in_player
+
+    def up_cards(self, player: str) -> tuple[Card, ...]:
+        """The player's face-up cards so far, in the order dealt."""
+        cs = self.cards.get(player, [])
+        return tuple(
+            c for i, c in enumerate(cs) if c is not None and i < 7 and self.spec.up_pattern[i]
+        )
+
+    @property
+    def deck_exhausted(self) -> bool:
+        """True when the deck cannot give every live player a 7th-street card."""
+        return self._deck_left() < len(self.live)
+
+    def _deck_left(self) -> int:
+        dealt = sum(len(c) for c in self.cards.values()) + (1 if self.community else 0)
+        burns = 0
+        if self.profile.burn_cards and self.street is not None:
+            burns = int(self.street) - 2
+        return 52 - dealt - burns
+
+    def uncalled(self) -> tuple[str, int] | None:
+        """The bet nobody matched at the end of a betting round: (player, chips), else None."""
+        if not self._street_in:
+            return None
+        top = max(self._street_in, key=lambda p: self._street_in[p])
+        others = max((v for p, v in self._street_in.items() if p != top), default=0)
+        excess = self._street_in[top] - others
+        return (top, excess) if excess > 0 else None
+
+    # ---------------------------------------------------------------- helpers
+    def _v(
+        self,
+        code: Code,
+        message: str,
+        *,
+        expected: str | int | None = None,
+        reported: str | int | None = None,
+        severity: Severity = Severity.ERROR,
+        line: int | None = None,
+    ) -> Violation:
+        v = Violation(
+            code=code,
+            severity=severity,
+            hand_id=self.hand_id,
+            street=self.street,
+            line=self._line if line is None else line,
+            expected=expected,
+            reported=reported,
+            message=message,
+        )
+        self.violations.append(v)
+        return v
+
+    def m(self, amount: int) -> str:
+        return money(amount, self.unit)
+
+    def _street_name(self) -> str:
+        return _STREET_NAMES.get(int(self.street or 3), "the hand")
+
+    def _next_clockwise(self, after: str, among: Sequence[str]) -> str | None:
+        """The first player of `among` to the left of `after` (wrapping)."""
+        pool = set(among)
+        if not pool:
+            return None
+        i = self.order.index(after)
+        n = len(self.order)
+        for k in range(1, n + 1):
+            p = self.order[(i + k) % n]
+            if p in pool:
+                return p
+        return None
+
+    # ------------------------------------------------------------ what's next
+    def _needs_to_act(self, p: str) -> bool:
+        return p not in self._acted or self._street_in[p] < self._current_bet
+
+    def _round_complete(self) -> bool:
+        act = self.active
+        if len(self.live) <= 1:
+            return True
+        if not act:
+            return True
+        if len(act) == 1 and self._street_in[act[0]] >= self._max_street_in():
+            return True
+        return not any(self._needs_to_act(p) for p in act)
+
+    def _max_street_in(self) -> int:
+        return max(self._street_in.values(), default=0)
+
+    def to_act(self) -> str | None:
+        """Whose turn it is in the current betting round (None if the round is over)."""
+        if self._phase != "bet" or self._round_complete():
+            return None
+        if self._bring_in_due:
+            return self._bring_in_player
+        if self._last_actor is None:
+            first = self._first
+            if first is None:
+                return None
+            if first in self.active and self._needs_to_act(first):
+                return first
+            return self._next_clockwise(first, [p for p in self.active if self._needs_to_act(p)])
+        return self._next_clockwise(
+            self._last_actor, [p for p in self.active if self._needs_to_act(p)]
+        )
+
+    def pending(self) -> Pending:
+        if self._phase == "antes":
+            if self.ante:
+                for p in self.order:
+                    if p not in self._antes and p not in self.sitting_out:
+                        return Pending(PendingKind.ANTES, Street.THIRD, p)
+            return Pending(PendingKind.DEAL, Street.THIRD, self._next_undealt(Street.THIRD))
+        if self._phase == "over":
+            return self._end_pending()
+        if self._phase == "deal":
+            if self.street == Street.SEVENTH and self._needs_community():
+                return Pending(PendingKind.DEAL, self.street, None)  # None: the community card
+            who = self._next_undealt(self.street or Street.THIRD)
+            if who is not None:
+                return Pending(PendingKind.DEAL, self.street, who)
+            self._open_betting()
+        if self._phase == "bet":
+            who = self.to_act()
+            if who is not None:
+                return Pending(PendingKind.ACTION, self.street, who)
+            if len(self.live) <= 1 or self.street == Street.SEVENTH:
+                return self._end_pending()
+            nxt = Street(int(self.street or 3) + 1)
+            if nxt == Street.SEVENTH and self._community_needed(nxt):
+                return Pending(PendingKind.DEAL, nxt, None)
+            return Pending(PendingKind.DEAL, nxt, self._next_undealt(nxt, new_street=True))
+        return self._end_pending()
+
+    def _end_pending(self) -> Pending:
+        if len(self.live) <= 1:
+            return Pending(PendingKind.DONE, self.street)
+        for p in self.live:
+            if p not in self.shown and p not in self.mucked:
+                return Pending(PendingKind.SHOWDOWN, self.street, p)
+        return Pending(PendingKind.DONE, self.street)
+
+    def _next_undealt(self, street: Street, new_street: bool = False) -> str | None:
+        if street == Street.SEVENTH and self._community_needed(street):
+            return None
+        players = self.dealt_in if street == Street.THIRD and not self.dealt_in else self.live
+        if street == Street.THIRD and self._phase == "antes":
+            players = [p for p in self.order if p in self._antes] or [
+                p for p in self.order if p not in self.sitting_out
+            ]
+        for p in players:
+            if new_street or p not in self._dealt_this_street:
+                return p
+        return None
+
+    def _needs_community(self) -> bool:
+        """7th street, the deck is short and the community card is not out yet."""
+        return (
+            self.community is None
+            and not self._dealt_this_street
+            and self._community_needed(Street.SEVENTH)
+        )
+
+    def _community_needed(self, street: Street) -> bool:
+        return (
+            street == Street.SEVENTH
+            and self.profile.community_card
+            and self._deck_left() < len(self.live)
+        )
+
+    def legal(self) -> Legal | None:
+        p = self.to_act() if self._phase == "bet" else None
+        if (
+            p is None
+            and self._phase == "deal"
+            and self._next_undealt(self.street or Street.THIRD) is None
+        ):
+            self._open_betting()
+            p = self.to_act()
+        if p is None or self.street is None:
+            return None
+        stack = self._stack[p]
+        facing = self._current_bet - self._street_in[p]
+        street = self.street
+        small, big = self.small_bet, self.big_bet
+        if self._bring_in_due:
+            bi = self.bring_in_amount
+            return Legal(
+                player=p,
+                street=street,
+                can_fold=False,
+                can_check=False,
+                call=None,
+                bring_in=None if bi is None else min(bi, stack),
+                complete_to=min(small, stack),
+                bet=None,
+                raise_to=None,
+                stack=stack,
+            )
+        can_raise = self._may_raise(p)
+        complete_to = bet = raise_to = bet_big = raise_big = None
+        if street == Street.THIRD and self._wagers == 0:
+            complete_to = min(small, stack + self._street_in[p]) if can_raise else None
+        elif self._wagers == 0:
+            size = small if street == Street.FOURTH else big
+            bet = min(size, stack)
+            if self._double_allowed():
+                bet_big = min(big, stack)
+        elif can_raise:
+            raise_to = min(self._current_bet + self._inc, stack + self._street_in[p])
+            if self._double_allowed() and self._inc == small:
+                raise_big = min(self._current_bet + big, stack + self._street_in[p])
+        return Legal(
+            player=p,
+            street=street,
+            can_fold=True,
+            can_check=facing <= 0,
+            call=min(facing, stack) if facing > 0 else None,
+            bring_in=None,
+            complete_to=complete_to,
+            bet=bet,
+            raise_to=raise_to,
+            stack=stack,
+            bet_big=bet_big,
+            raise_to_big=raise_big,
+        )
+
+    def _may_raise(self, p: str) -> bool:
+        if self._street_in[p] + self._stack[p] <= self._current_bet:
+            return False
+        if self._capped():
+            return False
+        # a player who has acted since the last full wager may not raise a short all-in
+        return p not in self._acted
+
+    def _capped(self) -> bool:
+        cap = self.profile.cap(heads_up=len(self.live) == 2)
+        return cap is not None and self._wagers >= cap
+
+    def _double_allowed(self) -> bool:
+        """4th street, stud high: an open pair on any live board allows the big bet."""
+        if not (self.spec.open_pair_double and self.profile.open_pair_double):
+            return False
+        if self.street != Street.FOURTH:
+            return False
+        for p in self.live:
+            up = self.up_cards(p)
+            if len(up) >= 2 and len({c.rank for c in up}) < len(up):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, event: Event) -> list[Violation]:
+        """Check one event against the rules, then apply it; returns the new violations."""
+        before = len(self.violations)
+        self._line = getattr(event, "line", 0)
+        if isinstance(event, Action):
+            if event.kind is ActionKind.ANTE:
+                self._ante(event)
+            else:
+                self._action(event)
+        elif isinstance(event, StreetStart):
+            self._street_start(event.street, event.community)
+        elif isinstance(event, Deal):
+            self._deal(event)
+        elif isinstance(event, UncalledBet):
+            self._uncalled(event)
+        elif isinstance(event, Show):
+            self._show(event.player, event.cards)
+        elif isinstance(event, Muck):
+            self._muck(event)
+        elif isinstance(event, Collect):
+            self._close_round()
+            self._phase = "over"
+            self.collects.append(event)
+        elif isinstance(event, NoLowHand):
+            self.no_low_line = event
+        elif isinstance(event, BettingCapped):
+            self._capped_line()
+        elif isinstance(event, DoubleBetAllowed):
+            self._double_line()
+        # TableNote (chat, joins, ...) is part of the record, not of the play
+        return self.violations[before:]
+
+    # antes --------------------------------------------------------------------
+    def _ante(self, a: Action) -> None:
+        p = a.player
+        if p not in self.seat_no:
+            self._v(Code.UNKNOWN_PLAYER, f"{p} posts an ante but has no seat at this table.")
+            return
+        if self._phase != "antes":
+            self._v(Code.ANTE, f"{p} posts an ante after the cards were dealt.")
+        if p in self._antes:
+            self._v(Code.ANTE, f"{p} posts the ante twice.", reported=a.amount)
+            return
+        stack = self._stack[p]
+        if self.ante is None and not a.all_in:
+            self.ante = a.amount  # the header does not state the ante: the first full one does
+        expected = self.ante
+        short_all_in = a.all_in and a.amount == stack and expected is not None and stack <= expected
+        if expected is not None and not short_all_in and a.amount != expected:
+            self._v(
+                Code.ANTE,
+                f"{p} posts an ante of {self.m(a.amount)}, but the ante is {self.m(expected)}.",
+                expected=expected,
+                reported=a.amount,
+            )
+        self._antes[p] = a.amount
+        self._put(p, a.amount, a.all_in, what="ante")
+        self._street_in[p] = 0  # antes are dead money, not part of the street total
+
+    # streets and cards --------------------------------------------------------------
+    def _street_start(self, street: Street, community: Card | None) -> None:
+        if self._phase == "antes":
+            self._finish_antes()
+        elif self.street is not None and street <= self.street:
+            self._v(Code.CARD_INCONSISTENT, f"{_STREET_NAMES[int(street)]} starts twice.")
+            return
+        else:
+            self._close_round()
+            if len(self.live) <= 1:
+                self._v(
+                    Code.ACTION_AFTER_END,
+                    f"{_STREET_NAMES[int(street)]} is dealt after the hand was over.",
+                )
+            self._check_missing_deals()
+        self.street = street
+        self._phase = "deal"
+        self._dealt_this_street = set()
+        for p in self._street_in:
+            self._street_in[p] = 0
+        self._acted = set()
+        self._current_bet = 0
+        self._wagers = 0
+        self._inc = self.small_bet if street <= Street.FOURTH else self.big_bet
+        self._last_actor = None
+        self._first = None
+        self._uncalled_done = False
+        if community is not None:
+            self._community(street, community)
+
+    def _finish_antes(self) -> None:
+        self._phase = "deal"
+        if self._antes:
+            self.dealt_in = [p for p in self.order if p in self._antes]
+        else:
+            self.dealt_in = [p for p in self.order if p not in self.sitting_out]
+        for p in self.dealt_in:
+            self.cards[p] = []
+
+    def _community(self, street: Street, card: Card) -> None:
+        if street != Street.SEVENTH or not self.profile.community_card:
+            self._v(Code.COMMUNITY_CARD, f"A community card {card} is dealt on {street}.")
+        elif not self._community_needed(street):
+            self._v(
+                Code.COMMUNITY_CARD,
+                f"A community card {card} is dealt on 7th street although the deck has "
+                f"{self._deck_left()} cards for {len(self.live)} players.",
+                expected="one card each",
+                reported=str(card),
+            )
+        self._record_card(None, 6, card)
+        self.community = card
+
+    def _check_missing_deals(self) -> None:
+        if self.street is None or self.street == Street.SEVENTH:
+            return  # the site does not print other players' 7th-street cards
+        for p in self.live:
+            if p not in self._dealt_this_street and p in self.cards:
+                self._v(
+                    Code.MISSING_DEAL,
+                    f"{p} is still in the hand but no card is shown dealt to them on "
+                    f"{self._street_name()}.",
+                    severity=Severity.WARNING,
+                )
+
+    def _deal(self, d: Deal) -> None:
+        p = d.player
+        if self._phase == "antes":
+            self._finish_antes()
+            self.street = Street.THIRD
+        if self.street is None or d.street != self.street:
+            self._street_start(d.street, None)
+        if p not in self.cards:
+            if p in self.seat_no and p not in self.dealt_in and self._antes:
+                self._v(Code.ANTE, f"{p} is dealt in without posting the ante.")
+                self.dealt_in = [q for q in self.order if q in self.dealt_in or q == p]
+                self.cards[p] = []
+            else:
+                self._v(Code.UNKNOWN_PLAYER, f"Cards are dealt to {p}, who is not in the hand.")
+                return
+        if p in self.folded:
+            self._v(Code.CARD_INCONSISTENT, f"{p} is dealt a card after folding.")
+        if p in self._dealt_this_street:
+            self._v(Code.CARD_INCONSISTENT, f"{p} is dealt twice on {self._street_name()}.")
+            return
+        self._dealt_this_street.add(p)
+        mine = self.cards[p]
+        # PokerStars repeats earlier cards: all of them (own hand) or the up cards only
+        self._check_before(p, mine, d.before)
+        slots = 3 if d.street == Street.THIRD else 1
+        new: list[Card | None] = list(d.cards)
+        ups = list(d.up)
+        if len(new) < slots:  # only the up card was written: the rest are unknown downs
+            pad = slots - len(new)
+            unknown: list[Card | None] = [None] * pad
+            new = unknown + new
+            ups = [False] * pad + ups
+        if len(new) > slots:
+            self._v(
+                Code.CARD_INCONSISTENT,
+                f"{p} receives {len(new)} cards on {self._street_name()}, expected {slots}.",
+            )
+            new, ups = new[-slots:], ups[-slots:]
+        start = int(d.street) - 1 if d.street != Street.THIRD else 0
+        if len(mine) != start:
+            # earlier streets missing: keep slots aligned with unknown cards
+            mine.extend([None] * (start - len(mine)))
+            del mine[start:]
+        for k, (c, up) in enumerate(zip(new, ups, strict=False)):
+            slot = start + k
+            if slot < 7 and c is not None and up != self.spec.up_pattern[slot]:
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p}'s card {c} on {self._street_name()} is dealt "
+                    f"{'up' if up else 'down'}; it must be dealt "
+                    f"{'up' if self.spec.up_pattern[slot] else 'down'}.",
+                )
+            mine.append(None)
+            if c is not None:
+                self._record_card(p, slot, c)
+
+    def _check_before(self, p: str, mine: list[Card | None], before: Sequence[Card]) -> None:
+        if not before:
+            return
+        if len(before) == len(mine):
+            slots = list(range(len(mine)))
+        else:
+            slots = [i for i in range(len(mine)) if i < 7 and self.spec.up_pattern[i]]
+            if len(before) != len(slots):
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p}'s earlier cards are shown as [{' '.join(map(str, before))}], which "
+                    f"does not match the {len(mine)} cards dealt before.",
+                    reported=" ".join(map(str, before)),
+                )
+                return
+        for i, c in zip(slots, before, strict=True):
+            if mine[i] is None:
+                self._record_card(p, i, c)
+            elif mine[i] != c:
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p}'s earlier card {i + 1} was {mine[i]}, now shown as {c}.",
+                    expected=str(mine[i]),
+                    reported=str(c),
+                )
+
+    def _record_card(self, p: str | None, slot: int, c: Card) -> None:
+        """Place a known card in a player's slot (or the community), checking duplicates."""
+        if p is not None:
+            mine = self.cards[p]
+            while len(mine) <= slot:
+                mine.append(None)
+            old = mine[slot]
+            if old is not None and old != c:
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p}'s card {slot + 1} was {old}, now shown as {c}.",
+                    expected=str(old),
+                    reported=str(c),
+                )
+                return
+        owner = self._card_owner.get(c)
+        if owner is not None and owner != (p, slot):
+            who = owner[0] or "the board"
+            self._v(
+                Code.CARD_DUPLICATE,
+                f"The {c} is dealt twice: to {who} and to {p or 'the board'}.",
+                reported=str(c),
+            )
+        else:
+            self._card_owner[c] = (p, slot)
+        if p is not None:
+            self.cards[p][slot] = c  # as written (a duplicate stays visible on the board)
+
+    def _known_cards(self, p: str) -> list[Card]:
+        return [c for c in self.cards.get(p, []) if c is not None]
+
+    def _show(self, p: str, shown: Sequence[Card], source: str = "shows") -> None:
+        """Merge a shown hand into the player's slots (positional when it is complete)."""
+        if p not in self.cards:
+            self._v(Code.UNKNOWN_PLAYER, f"{p} {source} cards but was not dealt in.")
+            return
+        self._close_round()
+        if self._phase == "bet":
+            self._phase = "over"
+        shown = tuple(shown)
+        mine = self.cards[p]
+        dealt = len(mine)
+        if len(shown) == dealt:
+            for slot, c in enumerate(shown):
+                self._record_card(p, slot, c)
+        else:
+            known = [c for c in mine if c is not None]
+            missing = [c for c in known if c not in shown]
+            if missing or len(shown) > dealt:
+                self._v(
+                    Code.CARD_INCONSISTENT,
+                    f"{p} {source} [{' '.join(map(str, shown))}], which does not match the "
+                    f"{dealt} cards dealt to them.",
+                    reported=" ".join(map(str, shown)),
+                )
+            else:
+                free = [i for i, c in enumerate(mine) if c is None]
+                extra = [c for c in shown if c not in known]
+                if len(extra) == len(free):
+                    for slot, c in zip(free, extra, strict=True):
+                        self._record_card(p, slot, c)
+        if source == "shows":
+            self.shown[p] = shown
+
+    def _muck(self, m: Muck) -> None:
+        if m.player not in self.cards:
+            self._v(Code.UNKNOWN_PLAYER, f"{m.player} mucks but was not dealt in.")
+            return
+        self._close_round()
+        if self._phase == "bet":
+            self._phase = "over"
+        if m.declined:
+            self.declined.add(m.player)
+        else:
+            self.mucked.add(m.player)
+
+    def reveal(self, player: str, cards: Sequence[Card], *, line: int = 0) -> None:
+        """Cards the summary shows for a player (showed or mucked): checked and recorded."""
+        self._line = line
+        self._show(player, cards, source="is shown with")
+
+    def _capped_line(self) -> None:
+        if not self._capped():
+            self._v(
+                Code.RAISE_CAP,
+                f"'Betting is capped' is printed after {self._wagers} wagers on "
+                f"{self._street_name()}; the cap is {self.profile.cap(len(self.live) == 2)}.",
+                severity=Severity.WARNING,
+            )
+
+    def _double_line(self) -> None:
+        if not self._double_allowed():
+            self._v(
+                Code.BET_SIZE,
+                "'a double bet is allowed' is printed without an open pair on 4th street.",
+                severity=Severity.WARNING,
+            )
+
+    # betting ------------------------------------------------------------------------
+    def _open_betting(self) -> None:
+        if self._phase != "deal" or self.street is None:
+            return
+        self._phase = "bet"
+        if self.street == Street.SEVENTH and self.community is None:
+            if self._community_needed(Street.SEVENTH) and not self._dealt_this_street:
+                self._v(
+                    Code.COMMUNITY_CARD,
+                    f"The deck cannot give {len(self.live)} players a 7th card, but no "
+                    "community card is dealt.",
+                )
+            for p in self.live:  # the site does not print others' 7th cards: unknown
+                if p not in self._dealt_this_street and len(self.cards.get(p, [])) == 6:
+                    self.cards[p].append(None)
+        if self.street == Street.THIRD:
+            self._bring_in_player = self._find_bring_in()
+            self._bring_in_due = self._bring_in_player is not None
+            self._first = self._bring_in_player
+        else:
+            self._first = self._best_board()
+
+    def _find_bring_in(self) -> str | None:
+        players = [p for p in self.dealt_in if p not in self.folded]
+        ups: dict[str, Card] = {}
+        for p in players:
+            up = self.up_cards(p)
+            if not up:
+                return None  # an up card is unknown: the bring-in cannot be checked
+            ups[p] = up[0]
+        prof = self.profile
+        lowest = self.spec.bring_in_lowest
+
+        def key(p: str) -> tuple[int, int, int]:
+            c = ups[p]
+            suit = prof.suit_rank(c.suit) if prof.bring_in_ties_by_suit else 0
+            pos = self.order.index(p)
+            if lowest:  # lowest rank (ace high), then lowest suit
+                return (int(c.rank), suit, pos)
+            return (-c.rank.low, -suit, pos)  # razz: highest rank (ace low), highest suit
+
+        can = [p for p in players if p not in self.all_in]
+        if not can:
+            return None
+        if prof.bring_in_all_in is BringInAllIn.NEXT_BY_CARD:
+            return min(can, key=key)
+        first = min(players, key=key)
+        if first not in self.all_in:
+            return first
+        return self._next_clockwise(first, can)
+
+    def _best_board(self) -> str | None:
+        pool = self.active if self.profile.first_act_skips_all_in else self.live
+        if not pool:
+            return None
+        boards = {p: self.up_cards(p) for p in pool}
+        if any(not b for b in boards.values()):
+            return None
+        from histkit import evaluate as ev
+
+        rank = ev.board_high_value if self.spec.board_best_high else ev.board_low_value
+        values = {p: rank(b) for p, b in boards.items()}
+        best = max(values.values())
+        tied = [p for p in pool if values[p] == best]
+        if len(tied) == 1 or self.profile.first_act_tie is FirstActTie.LOWEST_SEAT:
+            return tied[0]
+        bi = self._bring_in_player or tied[0]
+        return self._next_clockwise(bi, tied) if bi not in tied else bi
+
+    def _action(self, a: Action) -> None:
+        p = a.player
+        if p not in self.seat_no:
+            self._v(Code.UNKNOWN_PLAYER, f"{p} acts but has no seat at this table.")
+            return
+        if self._phase == "antes":
+            self._street_start(Street.THIRD, None)
+        if self.street is None or a.street > self.street:
+            self._street_start(a.street, None)
+        if self._phase == "deal":
+            self._open_betting()
+        if p not in self.cards:
+            self._v(Code.UNKNOWN_PLAYER, f"{p} acts but was not dealt in.")
+            return
+        if p in self.folded:
+            self._v(Code.ACTION_AFTER_FOLD, f"{p} acts ({a.kind.value}) after folding.")
+            return
+        if p in self.all_in:
+            self._v(
+                Code.ACTION_AFTER_ALL_IN,
+                f"{p} acts ({a.kind.value}) after going all-in.",
+            )
+            return
+        if self._phase == "over" or len(self.live) <= 1:
+            self._v(Code.ACTION_AFTER_END, f"{p} acts ({a.kind.value}) after the hand was over.")
+            return
+        expected = self.to_act()
+        if self._first is None and self._last_actor is None:
+            pass  # an up card is unknown: who opens the street cannot be checked
+        elif expected is None and not self._bring_in_due:
+            self._v(
+                Code.OUT_OF_TURN,
+                f"{p} acts ({a.kind.value}) on {self._street_name()} after the betting round "
+                "was complete.",
+                reported=p,
+            )
+        elif expected != p:
+            if self._bring_in_due and self._bring_in_player is not None:
+                self._v(
+                    Code.BRING_IN_WRONG_PLAYER,
+                    f"{p} acts first on 3rd street, but {self._bring_in_player} has the "
+                    f"{self._bring_in_desc()} and must bring in.",
+                    expected=self._bring_in_player,
+                    reported=p,
+                )
+            else:
+                self._v(
+                    Code.OUT_OF_TURN,
+                    f"{p} acts out of turn on {self._street_name()}: it is {expected}'s turn.",
+                    expected=expected,
+                    reported=p,
+                )
+        kind = a.kind
+        if kind is ActionKind.BRING_IN:
+            self._bring_in(a)
+        elif kind is ActionKind.FOLD:
+            self._bring_in_forced(a)
+            self.folded.add(p)
+            self.fold_street[p] = self.street or Street.THIRD
+            self._acted.add(p)
+        elif kind is ActionKind.CHECK:
+            self._bring_in_forced(a)
+            facing = self._current_bet - self._street_in[p]
+            if facing > 0:
+                self._v(
+                    Code.CHECK_FACING_BET,
+                    f"{p} checks facing a bet of {self.m(self._current_bet)}; they must "
+                    f"call {self.m(min(facing, self._stack[p]))}, raise or fold.",
+                    expected=min(facing, self._stack[p]),
+                    reported=0,
+                )
+            self._acted.add(p)
+        elif kind is ActionKind.CALL:
+            self._bring_in_forced(a)
+            self._call(a)
+        elif kind in _WAGERS:
+            self._wager(a)
+        self._last_actor = p
+
+    def _bring_in_desc(self) -> str:
+        p = self._bring_in_player
+        up = self.up_cards(p) if p else ()
+        word = "lowest" if self.spec.bring_in_lowest else "highest"
+        return f"{word} up card ({up[0]})" if up else f"{word} up card"
+
+    def _bring_in_forced(self, a: Action) -> None:
+        """Any non-wager first action on 3rd street where the bring-in was due."""
+        if self._bring_in_due and a.player == self._bring_in_player:
+            self._v(
+                Code.BRING_IN_AMOUNT,
+                f"{a.player} must bring in or complete, but {a.kind.value}s.",
+                reported=a.kind.value,
+            )
+            self._bring_in_due = False
+
+    def _bring_in(self, a: Action) -> None:
+        p = a.player
+        # a wrong player was reported by the turn check; an unknown up card leaves the
+        # bring-in player unknown (nothing to check)
+        unknown = self._bring_in_player is None and self._wagers == 0
+        if self.street != Street.THIRD or not (self._bring_in_due or unknown):
+            self._v(Code.BRING_IN_AMOUNT, f"{p} brings in when no bring-in is due.")
+        self._bring_in_due = False
+        amount = a.amount
+        stack = self._stack[p]
+        bi = self.bring_in_amount
+        if bi is None:
+            if amount >= self.small_bet or amount <= 0:
+                self._v(
+                    Code.BRING_IN_AMOUNT,
+                    f"{p} brings in for {self.m(amount)}; a bring-in must be less than the "
+                    f"small bet of {self.m(self.small_bet)}.",
+                    reported=amount,
+                )
+            elif not a.all_in:
+                self.bring_in_amount = amount
+        elif amount != bi and not (a.all_in and amount == stack and stack < bi):
+            self._v(
+                Code.BRING_IN_AMOUNT,
+                f"{p} brings in for {self.m(amount)}; the bring-in is {self.m(bi)}.",
+                expected=bi,
+                reported=amount,
+            )
+        self._put(p, amount, a.all_in, what="bring-in")
+        self._current_bet = max(self._current_bet, self._street_in[p])
+        self._acted.add(p)
+
+    def _call(self, a: Action) -> None:
+        p = a.player
+        facing = self._current_bet - self._street_in[p]
+        stack = self._stack[p]
+        expected = min(facing, stack)
+        if facing <= 0:
+            self._v(
+                Code.CALL_AMOUNT,
+                f"{p} calls {self.m(a.amount)} with nothing to call.",
+                expected=0,
+                reported=a.amount,
+            )
+        elif a.amount != expected:
+            self._v(
+                Code.CALL_AMOUNT,
+                f"{p} calls {self.m(a.amount)}; the call is {self.m(expected)}.",
+                expected=expected,
+                reported=a.amount,
+            )
+        self._put(p, a.amount, a.all_in, what="call")
+        self._acted.add(p)
+
+    def _wager(self, a: Action) -> None:
+        p = a.player
+        before = self._street_in[p]
+        stack = self._stack[p]
+        if a.to_amount is not None:
+            to = a.to_amount
+            if a.kind is ActionKind.RAISE and a.amount != to - self._current_bet:
+                self._v(
+                    Code.RAISE_SIZE,
+                    f"{p} 'raises {self.m(a.amount)} to {self.m(to)}', but the bet was "
+                    f"{self.m(self._current_bet)}.",
+                    expected=to - self._current_bet,
+                    reported=a.amount,
+                )
+        elif a.kind is ActionKind.RAISE:
+            to = self._current_bet + a.amount
+        else:
+            to = before + a.amount
+        full_stack = before + stack
+        all_in_short = a.all_in and to == full_stack
+        street = self.street or Street.THIRD
+        if street == Street.THIRD and self._wagers == 0:
+            self._complete(a, to, all_in_short)
+        elif self._wagers == 0:
+            self._bet(a, to, all_in_short)
+        else:
+            self._raise(a, to, all_in_short)
+        self._put(p, to - before, a.all_in, what=a.kind.value)
+
+    def _complete(self, a: Action, to: int, short: bool) -> None:
+        p = a.player
+        if self._bring_in_due:
+            self._bring_in_due = False  # the bring-in player completes instead
+        target = self.small_bet
+        if to != target and not (short and self._current_bet < to < target):
+            self._v(
+                Code.BET_SIZE,
+                f"{p} completes to {self.m(to)} on 3rd street; the completion is to "
+                f"{self.m(target)}.",
+                expected=target,
+                reported=to,
+            )
+        self._register_wager(p, to, full=to >= target or self._half(to, target))
+        self._inc = self.small_bet
+
+    def _half(self, to: int, full_to: int) -> bool:
+        """Does a short all-in wager count as a full one (profile: half-bet rule)?"""
+        if self.profile.short_all_in is ShortAllIn.NEVER:
+            return False
+        need = full_to - self._current_bet
+        return 2 * (to - self._current_bet) >= need
+
+    def _bet(self, a: Action, to: int, short: bool) -> None:
+        p = a.player
+        street = self.street or Street.THIRD
+        sizes = [self.small_bet] if street == Street.FOURTH else [self.big_bet]
+        if self._double_allowed():
+            sizes.append(self.big_bet)
+        if to not in sizes and not (short and 0 < to < min(sizes)):
+            self._v(
+                Code.BET_SIZE,
+                f"{p} bets {self.m(to)} on {self._street_name()}; the bet there is "
+                f"{' or '.join(self.m(s) for s in sizes)}.",
+                expected=sizes[0] if len(sizes) == 1 else "/".join(map(str, sizes)),
+                reported=to,
+            )
+        self._inc = to if to in sizes else sizes[0]
+        self._register_wager(p, to, full=to >= min(sizes) or self._half(to, min(sizes)))
+
+    def _raise(self, a: Action, to: int, short: bool) -> None:
+        p = a.player
+        incs = [self._inc]
+        if self._double_allowed() and self._inc == self.small_bet:
+            incs.append(self.big_bet)
+        targets = [self._current_bet + i for i in incs]
+        if to <= self._current_bet:
+            self._v(
+                Code.RAISE_SIZE,
+                f"{p} raises to {self.m(to)}, which does not exceed the bet of "
+                f"{self.m(self._current_bet)}.",
+                expected=targets[0],
+                reported=to,
+            )
+        elif to not in targets and not (short and to < targets[0]):
+            self._v(
+                Code.RAISE_SIZE,
+                f"{p} raises to {self.m(to)} on {self._street_name()}; a raise there is to "
+                f"{self.m(targets[0])}.",
+                expected=targets[0],
+                reported=to,
+            )
+        if self._capped():
+            self._v(
+                Code.RAISE_CAP,
+                f"{p} raises to {self.m(to)} on {self._street_name()} after betting was "
+                f"capped at {self.m(self._current_bet)} (bet and {self.profile.max_raises} "
+                "raises).",
+                expected=self._current_bet,
+                reported=to,
+            )
+        elif p in self._acted:
+            self._v(
+                Code.RAISE_NOT_ALLOWED,
+                f"{p} raises although only a short all-in was made since they acted; "
+                "the betting was not reopened.",
+                reported=to,
+            )
+        if to - self._current_bet > self.small_bet and to in targets:
+            self._inc = to - self._current_bet
+        self._register_wager(p, to, full=to >= targets[0] or self._half(to, targets[0]))
+
+    def _register_wager(self, p: str, to: int, *, full: bool) -> None:
+        if full:
+            self._wagers += 1
+            self._acted = {p}
+        else:
+            self._acted.add(p)
+        self._current_bet = max(self._current_bet, to)
+
+    def _put(self, p: str, chips: int, all_in_flag: bool, *, what: str) -> None:
+        stack = self._stack[p]
+        if chips < 0:
+            chips = 0
+        if chips > stack:
+            self._v(
+                Code.OVER_STACK,
+                f"{p}'s {what} of {self.m(chips)} is more than the {self.m(stack)} they have.",
+                expected=stack,
+                reported=chips,
+            )
+            chips = stack
+        self._stack[p] = stack - chips
+        self._street_in[p] += chips
+        self._total_in[p] += chips
+        if self._stack[p] == 0:
+            self.all_in.add(p)
+            if not all_in_flag:
+                self._v(
+                    Code.ALL_IN_MARKER,
+                    f"{p}'s {what} of {self.m(chips)} puts them all-in, but the line does not "
+                    "say so.",
+                    severity=Severity.WARNING,
+                )
+        elif all_in_flag:
+            self._v(
+                Code.ALL_IN_MARKER,
+                f"{p}'s {what} is marked all-in but leaves {self.m(self._stack[p])} behind.",
+                expected=chips + self._stack[p],
+                reported=chips,
+            )
+
+    def _close_round(self) -> None:
+        """A street ends (next street, showdown, or collection): check what was missed."""
+        if self._phase == "deal" and self.street is not None:
+            self._open_betting()
+        if self._phase != "bet":
+            return
+        if not self._round_complete():
+            waiting = [p for p in self.active if self._needs_to_act(p)]
+            for p in waiting:
+                self._v(
+                    Code.MISSING_ACTION,
+                    f"{p} never acts on {self._street_name()} although "
+                    + (
+                        f"facing {self.m(self._current_bet - self._street_in[p])} to call."
+                        if self._street_in[p] < self._current_bet
+                        else "it was their turn."
+                    ),
+                    expected=p,
+                )
+                self._acted.add(p)  # report once
+        unc = self.uncalled()
+        if unc is not None and not self._uncalled_done:
+            p, amount = unc
+            self._v(
+                Code.UNCALLED_BET,
+                f"{self.m(amount)} of {p}'s bet on {self._street_name()} was never called "
+                "but is not returned.",
+                expected=amount,
+                reported=0,
+            )
+            self._uncalled_done = True
+        self._phase = "between"
+
+    def _uncalled(self, u: UncalledBet) -> None:
+        unc = self.uncalled()
+        if u.player not in self._street_in:
+            self._v(Code.UNKNOWN_PLAYER, f"An uncalled bet is returned to {u.player}.")
+            return
+        if unc is None or unc != (u.player, u.amount):
+            exp = f"{self.m(unc[1])} to {unc[0]}" if unc else "nothing"
+            self._v(
+                Code.UNCALLED_BET,
+                f"{self.m(u.amount)} is returned to {u.player} as uncalled; expected {exp}.",
+                expected=exp,
+                reported=f"{self.m(u.amount)} to {u.player}",
+            )
+        amount = min(u.amount, self._street_in[u.player])
+        self._street_in[u.player] -= amount
+        self._total_in[u.player] -= amount
+        self._stack[u.player] += amount
+        if self._stack[u.player] > 0:
+            self.all_in.discard(u.player)
+        self._current_bet = self._max_street_in()  # the returned chips are no longer a bet
+        self._uncalled_done = True
+
+    # ----------------------------------------------------------------- settle
+    def finish(self) -> list[Violation]:
+        """The events are over: close the last betting round (missed actions, uncalled)."""
+        before = len(self.violations)
+        if self._phase == "antes":
+            self._finish_antes()
+        self._close_round()
+        return self.violations[before:]
+
+    def hand_over(self) -> bool:
+        return len(self.live) <= 1
+
+    def settle(self, *, rake: int, shown: Mapping[str, Sequence[Card]] | None = None) -> Settlement:
+        """Pots (main first, then side pots) and who should win each pot and half.
+
+        `shown` adds known hands (player -> all their cards) to those seen in the events;
+        a player whose cards are unknown and who did not muck makes the pot uncheckable.
+        """
+        known: dict[str, tuple[Card, ...]] = {}
+        for p in self.live:
+            slots = self.cards.get(p, [])
+            if slots and all(c is not None for c in slots) and len(set(slots)) == len(slots):
+                known[p] = tuple(c for c in slots if c is not None)
+        for p, given in (shown or {}).items():
+            known[p] = tuple(given)
+        if self.community is not None:
+            known = {
+                p: cs + (self.community,) for p, cs in known.items() if self.community not in cs
+            }
+        # a mucked hand is dead; "doesn't show" is the uncontested winner's line, not a concession
+        forfeits = {p for p in self.mucked if p not in known}
+        return settle_pots(
+            spec=self.spec,
+            profile=self.profile,
+            order=self.order,
+            contributions=self._total_in,
+            live=self.live,
+            all_in=self.all_in,
+            rake=rake,
+            known=known,
+            forfeits=forfeits,
+            evaluator=showdown,
+        )
