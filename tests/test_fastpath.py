@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import pickle
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import histkit.dialects.base as base
 from histkit import model
 from histkit.dialects.base import Dialect, HandBuilder, HandError, UnreadableFile
-from histkit.dialects.fastpath import LineMatcher, constructor, literals
+from histkit.dialects.fastpath import LineMatcher, constructor, line_local, literals
 from histkit.dialects.pokerstars import PokerStars
 from histkit.dialects.pokerstars_writer import write_hands
 from histkit.model import Hand
@@ -155,9 +157,7 @@ def mutants(hand: list[str], rng: random.Random, n: int) -> Iterator[str]:
         yield "\n".join(lines) + "\n"
 
 
-def test_broken_hands_give_the_same_issues(
-    simulated: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_broken_hands_give_the_same_issues(simulated: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """~2,500 broken variants of synthetic, simulated (and real, when present) hands: the
     same result both ways, and the matcher hands every rejection to Lark (which words
     the issue) while still building the variants that are valid hands."""
@@ -237,7 +237,7 @@ def test_fast_constructors_build_equal_objects() -> None:
         str: "Bob",
         bool: True,
     }
-    for cls in (
+    classes: tuple[type[Any], ...] = (
         model.Action,
         model.Deal,
         model.StreetStart,
@@ -248,14 +248,17 @@ def test_fast_constructors_build_equal_objects() -> None:
         model.Collect,
         model.TableNote,
         model.UncalledBet,
-    ):
-        make = constructor(cls)
-        assert make is not cls
-        args = [probe.get(type(f.default), f.name) for f in dataclasses.fields(cls)]
-        made, ref = make(*args), cls(*args)
-        assert type(made) is cls and made == ref and hash(made) == hash(ref)
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            made.line = 3  # type: ignore[misc]
+    )
+    for cls in classes:
+        for twin in (True, False):
+            make = constructor(cls, twin=twin)
+            assert make is not cls
+            args = [probe.get(type(f.default), f.name) for f in dataclasses.fields(cls)]
+            made, ref = make(*args), cls(*args)
+            assert type(made) is cls and made == ref and hash(made) == hash(ref)
+            assert repr(made) == repr(ref) and pickle.loads(pickle.dumps(made)) == ref
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                made.line = 3
 
     @dataclasses.dataclass(frozen=True, slots=True)
     class Checked:
@@ -268,9 +271,30 @@ def test_fast_constructors_build_equal_objects() -> None:
     assert constructor(Checked) is Checked  # its own __init__ keeps the check
 
 
+def test_line_local_terminals() -> None:
+    """The matcher reads lines on their own: only terminals that cannot see past their
+    line qualify (every PokerStars terminal does)."""
+    import re
+
+    assert all(line_local(rx) for rx in FAST.compiled.line_regex.values())
+    for pattern, ok in [
+        (r"a[^\n]+b *\n", True),
+        (r"(?i:Seat \d+)\n", True),
+        (r"(?!x\d)[^(\n]+\n", True),
+        (r"a\s+b\n", False),  # \s can take the line break
+        (r"a\n\n", False),  # two lines
+        (r"(?s:.)\n", False),
+        (r"(?=[^x]*y)a\n", False),  # a lookahead into the next line
+        (r"(?<=x)a\n", False),
+        (r"^a\n", False),
+        (r"a", False),  # not a whole line
+    ]:
+        assert line_local(re.compile(pattern)) is ok, pattern
+
+
 def _slow_lines(d: Dialect, data: bytes) -> list[str]:
     """The reference: the line-by-line decoder over the whole file."""
-    out = []
+    out: list[str] = []
     try:
         out.extend(d._decode_lines(data, 0))
     except UnreadableFile as e:
@@ -279,7 +303,7 @@ def _slow_lines(d: Dialect, data: bytes) -> list[str]:
 
 
 def _chunked_lines(d: Dialect, data: bytes) -> list[str]:
-    out = []
+    out: list[str] = []
     try:
         out.extend(d.lines(io.BytesIO(data)))
     except UnreadableFile as e:

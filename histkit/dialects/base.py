@@ -444,7 +444,9 @@ class Dialect:
                 got = _MATCHERS.get(key, False)
                 if got is False:
                     plain = _compile(self.grammar_file, self.header_terminal, False)
-                    got = _MATCHERS[key] = build_matcher(plain.parser, plain.line_regex, _HANDLERS)
+                    got = _MATCHERS[key] = build_matcher(
+                        plain.parser, plain.line_regex, _HANDLERS, self.header_terminal
+                    )
             self._matcher_cache = got
         return got  # type: ignore[return-value]
 
@@ -887,41 +889,30 @@ class HandBuilder:
 
     def build_fast(self, matcher: LineMatcher, header: re.Match[str]) -> Hand | None:
         """The hand's lines -> Hand through the line matcher, each line classified and
-        matched once; None when the matcher leaves the hand to Lark (a line it cannot
-        classify, a line kind out of place, an early end). `header` is the first line's
-        match, as the skip check made it."""
+        matched once (or remembered); None when the matcher leaves the hand to Lark (a
+        line it cannot classify, a line kind out of place, an early end). `header` is the
+        first line's match, as the skip check made it."""
         lines = self.block.lines
-        text = self.block.text
         rows = matcher.rows
-        line_no = self.offset + 1
-        state = matcher.after(self.d.header_terminal)
+        state = matcher.first
         if state < 0:
             return None
+        line_no = self.offset + 1
         self.on_header(header, line_no)
-        pos = len(lines[0]) + 1
         for i in range(1, len(lines)):
             line = lines[i]
             line_no += 1
             row = rows[state] or matcher.row(state)
             if row is None:
                 return None
-            # the loop variables are read after the break: the first match wins, as in Lark
-            for _name, rx, prefix, anchor, nxt, handler in row[0].get(line[:1], row[1]):  # noqa: B007
-                if prefix is not None:
-                    if not line.startswith(prefix):
-                        continue
-                elif anchor is not None and anchor not in line:
-                    continue
-                m = rx.match(text, pos)
-                if m is not None:
-                    break
-            else:
+            hit = row[3].get(line) or matcher.read(row, line)
+            if hit is None:
                 return None
-            pos += len(line) + 1
-            if nxt < 0 or m.end() != pos:
+            name, handler, m = hit
+            state = row[4][name]
+            if state < 0:
                 return None
             handler(self, m, line_no)
-            state = nxt
         row = rows[state] or matcher.row(state)
         if row is None or not row[2]:
             return None

@@ -29,15 +29,24 @@ import dataclasses
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from re import _compiler as _sre_compiler  # type: ignore[attr-defined]  # stdlib regex compiler
 from re import _parser as _sre_parse  # the standard library's regex parser
 from typing import Any, TypeVar
 
 import lark
 from lark.parsers.lalr_analysis import Shift
 
-__all__ = ["Candidate", "LineMatcher", "build_matcher", "constructor", "literals"]
+__all__ = [
+    "Candidate",
+    "LineMatcher",
+    "build_matcher",
+    "constructor",
+    "line_local",
+    "literals",
+]
 
 _T = TypeVar("_T")
+_sre_compile: Callable[[Any, int], re.Pattern[str]] = _sre_compiler.compile
 
 # (terminal, its compiled regex, literal prefix or None, required literal or None,
 #  the matcher state after this line (-1: Lark would reject the hand here), handler)
@@ -46,18 +55,48 @@ Candidate = tuple[str, re.Pattern[str], str | None, str | None, int, Any]
 _MAX_STATES = 5_000  # a grammar whose stacks grow without bound gets no fast path
 
 
+# a line's reading: its terminal, that terminal's handler, its match (on the line + "\n")
+Hit = tuple[str, Any, re.Match[str]]
 # what the matcher keeps per state: candidates by a line's first character, candidates for
-# any other first character, and whether the hand may end there
-Row = tuple[dict[str, tuple[Candidate, ...]], tuple[Candidate, ...], bool]
+# any other first character, whether the hand may end there, lines already read by this
+# state's lexer (shared by every state with the same terminals), and the state after each
+# terminal (-1: Lark would reject the hand there)
+Row = tuple[
+    dict[str, tuple[Candidate, ...]],
+    tuple[Candidate, ...],
+    bool,
+    dict[str, Hit],
+    dict[str, int],
+]
+
+_MEMO_LINES = 16_384  # lines remembered per matcher (~4 MB); forgotten all at once when full
 
 
 class LineMatcher:
     """The LALR automaton run over line kinds, built lazily: a state (one parser stack
     shape) gets its row the first time a hand reaches it. The grammar allows thousands of
     stack shapes (each street with or without plays, ...), real hands reach a few hundred.
-    Rows are only ever added, so threads may share a matcher."""
 
-    __slots__ = ("rows", "_stacks", "_index", "_states", "_end", "_lexers", "_cands", "_lock")
+    A line's reading depends only on the line and the terminals the state's lexer tries
+    (terminals are line-local), so it is memoised per lexer: most lines of a session recur
+    ("Hero: checks", "*** 3rd STREET ***", "P: posts the ante $0.01"), and a remembered line
+    costs a dict lookup instead of a scan of the candidates and a regex match. Rows and
+    memo entries are only ever added (or the memo dropped), so threads may share a
+    matcher."""
+
+    __slots__ = (
+        "rows",
+        "first",
+        "_stacks",
+        "_index",
+        "_states",
+        "_end",
+        "_lexers",
+        "_cands",
+        "_lock",
+        "_room",
+        "_memos",
+    )
 
     def __init__(
         self,
@@ -66,6 +105,7 @@ class LineMatcher:
         end: int,
         lexers: Mapping[int, Any],
         cands: Mapping[str, tuple[re.Pattern[str], str | None, str | None, Any]],
+        first_terminal: str,
     ) -> None:
         self._states = states
         self._end = end
@@ -74,7 +114,15 @@ class LineMatcher:
         self._stacks: list[tuple[int, ...]] = [(start,)]
         self._index: dict[tuple[int, ...], int] = {(start,): 0}
         self._lock = threading.Lock()
+        self._room = _MEMO_LINES
+        self._memos: dict[int, dict[str, Hit]] = {}  # id(Lark lexer) -> its lines read
         self.rows: list[Row | None] = [None]  # state 0: before the header
+        row = self.row(0)
+        # the state after a hand's first line (the header), -1 when that cannot start one
+        self.first = next((c[4] for c in (row[1] if row else ()) if c[0] == first_terminal), -1)
+        if row is not None and self.first < 0:
+            for cs in row[0].values():
+                self.first = next((c[4] for c in cs if c[0] == first_terminal), self.first)
 
     def row(self, i: int) -> Row | None:
         """State i's row, built on first use; None when the grammar has more stack shapes
@@ -88,7 +136,8 @@ class LineMatcher:
                 return got
             stack = self._stacks[i]
             cands: list[Candidate] = []
-            for t in self._lexers[stack[-1]].terminals:  # Lark's order for this state
+            lexer = self._lexers[stack[-1]]
+            for t in lexer.terminals:  # Lark's order for this state
                 nxt = _stack_after(self._states, stack, t.name, self._end)
                 j = -1
                 if isinstance(nxt, tuple):
@@ -107,20 +156,38 @@ class LineMatcher:
             by_char = {
                 ch: tuple(c for c in cands if c[2] is None or c[2][0] == ch) for ch in firsts
             }
-            got = self.rows[i] = (by_char, other, ok)
+            memo = self._memos.setdefault(id(lexer), {})
+            nexts = {c[0]: c[4] for c in cands}
+            got = self.rows[i] = (by_char, other, ok, memo, nexts)
             return got
 
-    def after(self, terminal: str) -> int:
-        """The state after a hand's first line of this kind (-1: not a first line)."""
-        row = self.row(0)
-        for c in row[1] if row else ():
-            if c[0] == terminal:
-                return c[4]
-        for cs in row[0].values() if row else ():
-            for c in cs:
-                if c[0] == terminal:
-                    return c[4]
-        return -1
+    def read(self, row: Row, line: str) -> Hit | None:
+        """A line the row's memo does not know: the first terminal in Lark's order whose
+        regex matches it (literal filters first), remembered; None when Lark would reject
+        the hand here (no terminal matches it)."""
+        text = line + "\n"
+        # the loop variables are read after the break: the first match wins, as in Lark
+        for name, rx, prefix, anchor, _nxt, handler in row[0].get(line[:1], row[1]):  # noqa: B007
+            if prefix is not None:
+                if not line.startswith(prefix):
+                    continue
+            elif anchor is not None and anchor not in line:
+                continue
+            m = rx.match(text)
+            if m is not None:
+                break
+        else:
+            return None
+        if m.end() != len(text):  # pragma: no cover - line-local terminals end at "\n"
+            return None
+        hit = (name, handler, m)
+        if self._room <= 0:
+            self._room = _MEMO_LINES
+            for memo in self._memos.values():
+                memo.clear()
+        self._room -= 1
+        row[3][line] = hit
+        return hit
 
 
 def literals(regex: re.Pattern[str]) -> tuple[str | None, str | None]:
@@ -166,6 +233,58 @@ def literals(regex: re.Pattern[str]) -> tuple[str | None, str | None]:
     return prefix, anchor
 
 
+def line_local(regex: re.Pattern[str]) -> bool:
+    """Whether a terminal's regex only ever matches within one line, ending with its line
+    break: nothing in it but a final "\\n" can match a line break, and it has no anchors or
+    lookbehinds (which could see the line before). Then matching a line on its own gives
+    what Lark's lexer gets in the whole text, and a line's kind depends on the line alone
+    (so the matcher may memoise it)."""
+    try:
+        tree = _sre_parse.parse(regex.pattern, regex.flags)
+    except Exception:  # pragma: no cover - a pattern re compiled always parses
+        return False
+    items = list(tree)
+    if len(items) == 1 and str(items[0][0]) == "SUBPATTERN":  # a flags group: (?i:...)
+        group, add, remove, inner = items[0][1]
+        flags = (regex.flags | add) & ~remove
+        items = list(inner)
+    else:
+        flags = regex.flags
+    if not items or items[-1] != (_sre_parse.LITERAL, 10):
+        return False
+    return _no_line_break(tree.state, items[:-1], flags)
+
+
+_LEAVES = {"LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY"}
+
+
+def _no_line_break(state: Any, items: Iterable[tuple[Any, Any]], flags: int) -> bool:
+    for op, av in items:
+        name = str(op)
+        if name in _LEAVES:
+            one = _sre_parse.SubPattern(state, [(op, av)])
+            if _sre_compile(one, flags).fullmatch("\n"):
+                return False
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            if av[0] < 0 or not _no_line_break(state, av[1], flags):  # lookbehind: no
+                return False
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if not _no_line_break(state, av[2], flags):
+                return False
+        elif name == "SUBPATTERN":
+            if not _no_line_break(state, av[3], (flags | av[1]) & ~av[2]):
+                return False
+        elif name == "BRANCH":
+            if not all(_no_line_break(state, alt, flags) for alt in av[1]):
+                return False
+        elif name == "ATOMIC_GROUP":
+            if not _no_line_break(state, av, flags):
+                return False
+        else:  # anchors, back references, conditionals: not worth proving
+            return False
+    return True
+
+
 def _stack_after(
     states: Mapping[int, Mapping[str, tuple[Any, Any]]],
     stack: tuple[int, ...],
@@ -201,9 +320,11 @@ def build_matcher(
     parser: lark.Lark,
     regex: Mapping[str, re.Pattern[str]],
     handlers: Mapping[str, Callable[..., None]],
+    first_terminal: str,
 ) -> LineMatcher | None:
     """The line matcher of a plain-lark LALR parser with the contextual lexer, or None when
-    the parser is not one or a terminal has no regex or no handler."""
+    the parser is not one, a terminal has no regex or no handler, or a terminal is not
+    line-local. `first_terminal` is the hand's first line (the header)."""
     try:
         frontend: Any = parser.parser
         table = frontend.parser.parser.parse_table
@@ -214,38 +335,64 @@ def build_matcher(
         return None
     if any(t.name not in handlers or t.name not in regex for t in parser.terminals):
         return None
+    if not all(line_local(regex[t.name]) for t in parser.terminals):
+        return None
     cands = {
         t.name: (regex[t.name], *literals(regex[t.name]), handlers[t.name])
         for t in parser.terminals
     }
-    return LineMatcher(table.states, start, end, lexers, cands)
+    return LineMatcher(table.states, start, end, lexers, cands, first_terminal)
 
 
-def constructor(cls: type[_T]) -> Callable[..., _T]:
-    """A positional constructor for a frozen, slotted dataclass that writes the slots
-    through their member descriptors: the dataclass's own `__init__` goes through
-    `object.__setattr__` once per field (to get past `frozen`), which costs ~1.2 us for a
-    7-field event, half the time of building one. Same fields, same order, same object:
-    `constructor(C)(*args) == C(*args)`. Classes with `__post_init__`, non-field slots
-    or init=False fields get their own `__init__` back."""
+def constructor(cls: type[_T], *, twin: bool = True) -> Callable[..., _T]:
+    """A faster constructor for a frozen, slotted dataclass, same arguments, same object:
+    `constructor(C)(*args) == C(*args)` and `type(...) is C`.
+
+    The dataclass's own `__init__` writes each field with `object.__setattr__` (to get past
+    `frozen`): ~1.2 us for a 7-field event, more than half of what reading its line costs.
+    The constructor is a twin class with the same slots whose `__init__` stores the fields
+    as plain slot writes and then sets `__class__` to the real class (Python allows that
+    between classes of identical layout); the object is an ordinary instance of `cls`
+    from then on. Checked once here with a probe; if Python refuses the switch, slot
+    writes through the member descriptors are used instead. Classes with `__post_init__`,
+    extra slots or init=False fields keep their own `__init__`. `twin=False`: descriptors."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     names = [f.name for f in fields]
-    slots = getattr(cls, "__slots__", ())
     if (
         hasattr(cls, "__post_init__")
-        or tuple(slots) != tuple(names)
+        or tuple(getattr(cls, "__slots__", ())) != tuple(names)
         or not all(f.init for f in fields)
     ):
         return cls
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    for i, name in enumerate(names):
-        env[f"_s{i}"] = getattr(cls, name).__set__
     args = ", ".join(names)
-    defaults = ", ".join(f"{k}={k}" for k in env)
-    body = "".join(f"    _s{i}(o, {name})\n" for i, name in enumerate(names))
-    src = f"def make({args}, *, {defaults}):\n    o = _new(_cls)\n{body}    return o\n"
-    scope: dict[str, Any] = {}
-    exec(compile(src, f"<constructor {cls.__name__}>", "exec"), env, scope)  # noqa: S102
-    make: Callable[..., _T] = scope["make"]
-    make.__doc__ = f"{cls.__name__}(...) without the per-field object.__setattr__"
+    stores = "".join(f"        self.{n} = {n}\n" for n in names)
+    src = (
+        f"class {cls.__name__}:\n"
+        f"    __slots__ = {tuple(names)!r}\n"
+        f"    def __init__(self, {args}):\n{stores}        self.__class__ = _cls\n"
+    )
+    make: Callable[..., _T] = _compile_constructor(src, cls, cls.__name__)
+    probe = [object() for _ in names]
+    try:
+        if not twin:
+            raise TypeError("twin class not wanted")
+        made = make(*probe)
+        ok = type(made) is cls and all(
+            getattr(made, n) is v for n, v in zip(names, probe, strict=True)
+        )
+    except TypeError:  # "object layout differs": write the slots through descriptors
+        ok = False
+    if not ok:
+        setters = "".join(f"    _{n}(o, {n})\n" for n in names)
+        keywords = ", ".join(f"_{n}=_{n}" for n in names)
+        head = f"def make({args}, *, _new=_new, {keywords}):\n    o = _new(_cls)\n"
+        src = f"{head}{setters}    return o\n"
+        extra = {f"_{n}": getattr(cls, n).__set__ for n in names}
+        make = _compile_constructor(src, cls, "make", _new=object.__new__, **extra)
     return make
+
+
+def _compile_constructor(src: str, cls: type, name: str, **env: Any) -> Any:
+    scope: dict[str, Any] = {"_cls": cls, **env}
+    exec(compile(src, f"<constructor {cls.__name__}>", "exec"), scope)  # noqa: S102
+    return scope[name]
