@@ -151,22 +151,26 @@ def rank_boards(boards: Sequence[Sequence[Card | None]], *, high: bool = True) -
     boards in one call; unknown cards (None) are skipped. None when some board has no
     known card at all (who acts first cannot be told). The engine ranks every live board
     once per street, so one call instead of one per board."""
-    keys = []
+    key = CARD_KEY
+    table = HIGH_BY_CODE if high else RAZZ_BY_CODE
+    count_shift, bits_shift, code_shift, code_mask = COUNT_SHIFT, BITS_SHIFT, CODE_SHIFT, CODE_MASK
+    out = []
+    bad: Sequence[Card | None] | None = None
     for b in boards:
         acc = 0
         for c in b:
             if c is not None:
-                acc += CARD_KEY[c.index]
+                acc += key[c.index]
         if not acc:
             return None
-        keys.append(acc)
-    table = HIGH_BY_CODE if high else RAZZ_BY_CODE
-    out = []
-    for acc, b in zip(keys, boards, strict=True):
-        n = (acc >> COUNT_SHIFT) & 0xFF
-        if n > 4 or (acc >> BITS_SHIFT).bit_count() != n:
-            raise ValueError(_complaint([c for c in b if c is not None], n, 4))
-        out.append(table[(acc >> CODE_SHIFT) & CODE_MASK])
+        n = (acc >> count_shift) & 0xFF
+        if n > 4 or (acc >> bits_shift).bit_count() != n:
+            bad = bad or b  # an error only if no board turns out empty
+            continue
+        out.append(table[(acc >> code_shift) & code_mask])
+    if bad is not None:
+        cards = [c for c in bad if c is not None]
+        raise ValueError(_complaint(cards, len(cards), 4))
     return out
 
 

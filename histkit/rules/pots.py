@@ -124,6 +124,11 @@ def build_pots(
 
 def split_rake(pots: Sequence[Pot], rake: int, how: RakeSplit) -> list[Pot]:
     """Spread one rake over the pots (largest remainders get the leftover units)."""
+    if len(pots) == 1 and rake > 0:  # the usual hand: one pot takes the whole rake
+        (p,) = pots
+        if p.amount > 0:
+            share = min(rake, p.amount) if how is RakeSplit.MAIN_FIRST else rake
+            return [Pot(p.index, p.amount, p.eligible, share)]
     total = sum(p.amount for p in pots)
     if not pots or rake <= 0 or total <= 0:
         return list(pots)
@@ -196,7 +201,11 @@ def settle_pots(
     no_low: list[int] = []
     for pot in pots:
         net = pot.net
-        contenders = tuple(p for p in pot.eligible if p not in forfeits) or pot.eligible
+        contenders = (
+            tuple([p for p in pot.eligible if p not in forfeits]) or pot.eligible
+            if forfeits
+            else pot.eligible
+        )
         if len(contenders) == 1:
             w = contenders[0]
             awards.append(Award(pot.index, Half.WHOLE, net, pot.eligible, (w,), ((w, net),)))

@@ -620,6 +620,8 @@ class HandState:
     def _check_missing_deals(self) -> None:
         if self.street is None or self.street == Street.SEVENTH:
             return  # the site does not print other players' 7th-street cards
+        if self._dealt_this_street.issuperset(self._live):
+            return
         for p in self._live:
             if p not in self._dealt_this_street and p in self.cards:
                 self._v(
@@ -780,8 +782,16 @@ class HandState:
         mine = self.cards[p]
         dealt = len(mine)
         if len(shown) == dealt:
-            for slot, c in enumerate(shown):
-                self._record_card(p, slot, c)
+            if shown == tuple(mine):
+                # the usual show: the cards are already in place; only a card recorded
+                # elsewhere (a duplicate) needs the full check
+                owners = self._card_owner
+                for slot, c in enumerate(shown):
+                    if owners[c.index] != (p, slot):
+                        self._record_card(p, slot, c)
+            else:
+                for slot, c in enumerate(shown):
+                    self._record_card(p, slot, c)
         else:
             known = [c for c in mine if c is not None]
             missing = [c for c in known if c not in shown]
@@ -914,7 +924,8 @@ class HandState:
         return self._next_clockwise(bi, tied) if bi not in tied else bi
 
     def _action(self, a: Action) -> None:
-        if a.kind is ActionKind.ANTE:
+        kind = a.kind
+        if kind is ActionKind.ANTE:
             self._ante(a)
             return
         p = a.player
@@ -925,63 +936,35 @@ class HandState:
             self._street_start(Street.THIRD, None)
         if self.street is None or a.street > self.street:
             self._street_start(a.street, None)
-        if self._phase == "deal":
+        phase = self._phase
+        if phase == "deal":
             self._open_betting()
+            phase = self._phase
         if p not in self.cards:
             self._v(Code.UNKNOWN_PLAYER, f"{p} acts but was not dealt in.")
             return
         if p in self.folded:
-            self._v(Code.ACTION_AFTER_FOLD, f"{p} acts ({a.kind.value}) after folding.")
+            self._v(Code.ACTION_AFTER_FOLD, f"{p} acts ({kind.value}) after folding.")
             return
         if p in self.all_in:
             self._v(
                 Code.ACTION_AFTER_ALL_IN,
-                f"{p} acts ({a.kind.value}) after going all-in.",
+                f"{p} acts ({kind.value}) after going all-in.",
             )
             return
-        if self._phase == "over" or len(self._live) <= 1:
-            self._v(Code.ACTION_AFTER_END, f"{p} acts ({a.kind.value}) after the hand was over.")
+        if phase == "over" or len(self._live) <= 1:
+            self._v(Code.ACTION_AFTER_END, f"{p} acts ({kind.value}) after the hand was over.")
             return
         expected = self.to_act()
-        if self._first is None and self._last_actor is None:
-            pass  # an up card is unknown: who opens the street cannot be checked
-        elif expected is None and not self._bring_in_due:
-            self._v(
-                Code.OUT_OF_TURN,
-                f"{p} acts ({a.kind.value}) on {self._street_name()} after the betting round "
-                "was complete.",
-                reported=p,
-            )
-        elif expected != p:
-            if self._bring_in_due and self._bring_in_player is not None:
-                self._v(
-                    Code.BRING_IN_WRONG_PLAYER,
-                    f"{p} acts first on 3rd street, but {self._bring_in_player} has the "
-                    f"{self._bring_in_desc()} and must bring in.",
-                    expected=self._bring_in_player,
-                    reported=p,
-                )
-            else:
-                self._v(
-                    Code.OUT_OF_TURN,
-                    f"{p} acts out of turn on {self._street_name()}: it is {expected}'s turn.",
-                    expected=expected,
-                    reported=p,
-                )
-        kind = a.kind
-        if kind is ActionKind.BRING_IN:
-            self._bring_in(a)
-        elif kind is ActionKind.FOLD:
-            self._bring_in_forced(a)
-            self.folded.add(p)
-            # p was live and active (checked above): drop it from the cached lists
-            self._live.remove(p)
-            self._active.remove(p)
-            self._active_set.discard(p)
-            self.fold_street[p] = self.street or Street.THIRD
-            self._acted.add(p)
+        if expected != p:
+            self._turn_violation(p, kind, expected)
+        if kind is ActionKind.CALL:
+            if self._bring_in_due:
+                self._bring_in_forced(a)
+            self._call(a)
         elif kind is ActionKind.CHECK:
-            self._bring_in_forced(a)
+            if self._bring_in_due:
+                self._bring_in_forced(a)
             facing = self._current_bet - self._street_in[p]
             if facing > 0:
                 self._v(
@@ -992,12 +975,48 @@ class HandState:
                     reported=0,
                 )
             self._acted.add(p)
-        elif kind is ActionKind.CALL:
-            self._bring_in_forced(a)
-            self._call(a)
+        elif kind is ActionKind.FOLD:
+            if self._bring_in_due:
+                self._bring_in_forced(a)
+            self.folded.add(p)
+            # p was live and active (checked above): drop it from the cached lists
+            self._live.remove(p)
+            self._active.remove(p)
+            self._active_set.discard(p)
+            self.fold_street[p] = self.street or Street.THIRD
+            self._acted.add(p)
+        elif kind is ActionKind.BRING_IN:
+            self._bring_in(a)
         elif kind in _WAGERS:
             self._wager(a)
         self._last_actor = p
+
+    def _turn_violation(self, p: str, kind: ActionKind, expected: str | None) -> None:
+        """`p` acts when `expected` should (None: nobody, the round was complete)."""
+        if self._first is None and self._last_actor is None:
+            pass  # an up card is unknown: who opens the street cannot be checked
+        elif expected is None and not self._bring_in_due:
+            self._v(
+                Code.OUT_OF_TURN,
+                f"{p} acts ({kind.value}) on {self._street_name()} after the betting round "
+                "was complete.",
+                reported=p,
+            )
+        elif self._bring_in_due and self._bring_in_player is not None:
+            self._v(
+                Code.BRING_IN_WRONG_PLAYER,
+                f"{p} acts first on 3rd street, but {self._bring_in_player} has the "
+                f"{self._bring_in_desc()} and must bring in.",
+                expected=self._bring_in_player,
+                reported=p,
+            )
+        else:
+            self._v(
+                Code.OUT_OF_TURN,
+                f"{p} acts out of turn on {self._street_name()}: it is {expected}'s turn.",
+                expected=expected,
+                reported=p,
+            )
 
     def _bring_in_desc(self) -> str:
         p = self._bring_in_player
@@ -1051,7 +1070,7 @@ class HandState:
         p = a.player
         facing = self._current_bet - self._street_in[p]
         stack = self._stack[p]
-        expected = min(facing, stack)
+        expected = facing if facing < stack else stack
         if facing <= 0:
             self._v(
                 Code.CALL_AMOUNT,
@@ -1189,7 +1208,8 @@ class HandState:
         self._current_bet = max(self._current_bet, to)
 
     def _put(self, p: str, chips: int, all_in_flag: bool, *, what: str) -> None:
-        stack = self._stack[p]
+        stacks = self._stack
+        stack = stacks[p]
         if chips < 0:
             chips = 0
         if chips > stack:
@@ -1200,10 +1220,10 @@ class HandState:
                 reported=chips,
             )
             chips = stack
-        self._stack[p] = stack - chips
+        stacks[p] = left = stack - chips
         self._street_in[p] += chips
         self._total_in[p] += chips
-        if self._stack[p] == 0:
+        if left == 0:
             if p not in self.all_in:
                 self.all_in.add(p)
                 if p in self._active_set:
@@ -1244,8 +1264,8 @@ class HandState:
                     expected=p,
                 )
                 self._acted.add(p)  # report once
-        unc = self.uncalled()
-        if unc is not None and not self._uncalled_done:
+        unc = None if self._uncalled_done else self.uncalled()
+        if unc is not None:
             p, amount = unc
             self._v(
                 Code.UNCALLED_BET,
@@ -1299,10 +1319,18 @@ class HandState:
         a player whose cards are unknown and who did not muck makes the pot uncheckable.
         """
         known: dict[str, tuple[Card, ...]] = {}
+        cards = self.cards
         for p in self._live:
-            slots = self.cards.get(p, [])
-            if slots and all(c is not None for c in slots) and len(set(slots)) == len(slots):
-                known[p] = tuple(c for c in slots if c is not None)
+            slots = cards.get(p, [])
+            # every card known and no card twice (a bit per card index)
+            mask = 0
+            for c in slots:
+                if c is None:
+                    break
+                mask |= 1 << c.index
+            else:
+                if slots and mask.bit_count() == len(slots):
+                    known[p] = tuple(slots)  # type: ignore[arg-type]  # no None left
         for p, given in (shown or {}).items():
             known[p] = tuple(given)
         if self.community is not None:
