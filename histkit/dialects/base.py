@@ -780,11 +780,20 @@ def _zone(name: str) -> ZoneInfo | None:
 _CARDS_MEMO: dict[str, tuple[Card, ...]] = {}
 
 
+# every card as the grammars write it ("Ah", "10d"): one dict lookup per card
+_CARD_OF: dict[str, Card] = {
+    r + s: parse_card(r + s) for r in (*"23456789TJQKA", "10") for s in "cdhs"
+}
+
+
 def _cards(text: str) -> tuple[Card, ...]:
     """ "Ah 2c 3s" -> cards; memoised (bounded): the same lists recur in every hand."""
     got = _CARDS_MEMO.get(text)
     if got is None:
-        got = tuple(map(parse_card, text.split()))
+        try:
+            got = tuple(map(_CARD_OF.__getitem__, text.split()))
+        except KeyError:  # another site's spelling: the cards module decides
+            got = tuple(map(parse_card, text.split()))
         if len(_CARDS_MEMO) > 200_000:
             _CARDS_MEMO.clear()
         _CARDS_MEMO[text] = got
@@ -827,6 +836,7 @@ class HandBuilder:
         "street",
         "events",
         "seats",
+        "seat_nos",
         "players",
         "names",
         "hole_cards_seen",
@@ -850,6 +860,7 @@ class HandBuilder:
         self.street = Street.THIRD
         self.events: list[Event] = []
         self.seats: list[Seat] = []
+        self.seat_nos: set[int] = set()
         self.players: dict[str, Seat] = {}
         self.names: dict[str, str] = {}  # name as written -> the seat line's interned name
         # players whose 3rd-street line shows all three cards: the hero, when exactly one
@@ -1049,12 +1060,17 @@ class HandBuilder:
         self.header["max_seats"] = int(m["max"]) if m["max"] else None
 
     def on_seat(self, m: re.Match[str], line: int) -> None:
-        no, player = int(m["seat"]), m["player"]
-        if player in self.players or any(s.seat == no for s in self.seats):
+        no_text, player, amount, out = m.group("seat", "player", "amount", "out")
+        no = int(no_text)
+        if player in self.players or no in self.seat_nos:
             raise HandError(f"seat {no} ({player!r}) is listed twice", line)
         player = sys.intern(player)
-        seat = _SEAT(no, player, self.money(m["amount"], line), m["out"] is not None, line)
+        stack = self._money.get(amount)
+        if stack is None:
+            stack = self.money(amount, line)
+        seat = _SEAT(no, player, stack, out is not None, line)
         self.seats.append(seat)
+        self.seat_nos.add(no)
         self.players[player] = seat
         self.names[player] = player
 
@@ -1199,11 +1215,16 @@ class HandBuilder:
         return no, seat.player
 
     def on_result_folded(self, m: re.Match[str], line: int) -> None:
-        no, player = self._result_seat(m, line)
-        street = _STREET_WORDS[m["street"].lower()]
+        no_text, player, street_text, didnt = m.group("seat", "player", "street", "didnt")
+        no = int(no_text)
+        seat = self.players.get(player)
+        if seat is None or seat.seat != no:
+            raise HandError(f"summary names {player!r} at seat {no}, not the seat list's", line)
+        player = seat.player
+        street = _STREET_WORDS[street_text.lower()]
         self.results.append(
             _SEAT_RESULT(
-                no, player, SeatOutcome.FOLDED, 0, (), None, street, m["didnt"] is not None, line
+                no, player, SeatOutcome.FOLDED, 0, (), None, street, didnt is not None, line
             )
         )
 
