@@ -136,6 +136,13 @@ _BOMS_UTF16 = (b"\xff\xfe", b"\xfe\xff")
 _READ_CHUNK = 1 << 20  # bytes read and decoded at a time (whole lines)
 # C0 control bytes that never occur in a text hand history (tab, LF, VT, FF, CR excluded)
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+# the same bytes for bytes.translate: "any of them?" is a length check, ~8x faster than the
+# regex scan on text that has none (the regex then says where)
+_BINARY_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+
+
+def _has_binary(data: bytes) -> bool:
+    return len(data.translate(None, _BINARY_DELETE)) != len(data)
 
 
 def decode_bytes(data: bytes, *, fallback: str = "cp1252") -> str:
@@ -147,7 +154,7 @@ def decode_bytes(data: bytes, *, fallback: str = "cp1252") -> str:
         except UnicodeDecodeError as e:
             raise UnreadableFile(f"invalid UTF-16 text (byte {e.start})") from None
     else:
-        bad = _BINARY_BYTES.search(data)
+        bad = _BINARY_BYTES.search(data) if _has_binary(data) else None
         if bad is not None:
             raise UnreadableFile(
                 f"binary data, not a text hand history (control byte 0x{data[bad.start()]:02x} "
@@ -498,7 +505,7 @@ class Dialect:
             rest = bytearray(data[cut:])
             # the common case in one go: UTF-8 with LF line ends, no control bytes
             decoded: str | None = None
-            if b"\r" not in chunk and _BINARY_BYTES.search(chunk) is None:
+            if b"\r" not in chunk and not _has_binary(chunk):
                 with contextlib.suppress(UnicodeDecodeError):
                     decoded = chunk.decode("utf-8")
             if decoded is not None:
