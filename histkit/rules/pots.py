@@ -74,6 +74,16 @@ class Settlement:
         return sum(a.expected_of(player) for a in self.awards)
 
 
+# enum members as globals (cheaper than the class attribute lookup, per hand)
+_RAKESPLIT_MAIN_FIRST = RakeSplit.MAIN_FIRST
+_ODDCHIP_BY_SEAT = OddChip.BY_SEAT
+_HALF_LOW = Half.LOW
+_HALF_WHOLE = Half.WHOLE
+_HALF_HIGH = Half.HIGH
+_HIGHLOW_LOW = HighLow.LOW
+_HIGHLOW_HILO = HighLow.HILO
+
+
 def build_pots(
     order: Sequence[str],
     contributions: Mapping[str, int],
@@ -127,12 +137,12 @@ def split_rake(pots: Sequence[Pot], rake: int, how: RakeSplit) -> list[Pot]:
     if len(pots) == 1 and rake > 0:  # the usual hand: one pot takes the whole rake
         (p,) = pots
         if p.amount > 0:
-            share = min(rake, p.amount) if how is RakeSplit.MAIN_FIRST else rake
+            share = min(rake, p.amount) if how is _RAKESPLIT_MAIN_FIRST else rake
             return [Pot(p.index, p.amount, p.eligible, share)]
     total = sum(p.amount for p in pots)
     if not pots or rake <= 0 or total <= 0:
         return list(pots)
-    if how is RakeSplit.MAIN_FIRST:
+    if how is _RAKESPLIT_MAIN_FIRST:
         shares, left = [], rake
         for p in pots:
             s = min(left, p.amount)
@@ -162,9 +172,9 @@ def _share(
     base, odd = divmod(amount, n)
     if not odd:
         return tuple([(w, base) for w in sorted(winners, key=order.index)])
-    if profile.odd_chip is OddChip.BY_SEAT or any(not known.get(w) for w in winners):
+    if profile.odd_chip is _ODDCHIP_BY_SEAT or any(not known.get(w) for w in winners):
         ranked = sorted(winners, key=order.index)
-    elif half is Half.LOW:
+    elif half is _HALF_LOW:
 
         def low_key(w: str) -> tuple[int, int]:
             c = min(known[w], key=lambda c: (c.rank.low, profile.suit_rank(c.suit)))
@@ -208,7 +218,7 @@ def settle_pots(
         )
         if len(contenders) == 1:
             w = contenders[0]
-            awards.append(Award(pot.index, Half.WHOLE, net, pot.eligible, (w,), ((w, net),)))
+            awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, (w,), ((w, net),)))
             continue
         missing = [p for p in contenders if len(known.get(p, ())) < 5]
         if missing:
@@ -216,7 +226,7 @@ def settle_pots(
             awards.append(
                 Award(
                     pot.index,
-                    Half.WHOLE,
+                    _HALF_WHOLE,
                     net,
                     pot.eligible,
                     None,
@@ -225,18 +235,18 @@ def settle_pots(
                 )
             )
             continue
-        if spec.pots is HighLow.LOW:
+        if spec.pots is _HIGHLOW_LOW:
             vals = {p: evaluator.low(spec, known[p]) for p in contenders}
             best = max(v for v in vals.values() if v is not None)
             ws = tuple(p for p in contenders if vals[p] == best)
-            shares = _share(net, ws, known, order, profile, Half.LOW)
-            awards.append(Award(pot.index, Half.WHOLE, net, pot.eligible, ws, shares))
+            shares = _share(net, ws, known, order, profile, _HALF_LOW)
+            awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, ws, shares))
             continue
         highs = {p: evaluator.high(known[p]) for p in contenders}
         best_high = max(highs.values())
         hw = tuple(p for p in contenders if highs[p] == best_high)
         lw: tuple[str, ...] = ()
-        if spec.pots is HighLow.HILO:
+        if spec.pots is _HIGHLOW_HILO:
             lows = {p: evaluator.low(spec, known[p]) for p in contenders}
             qualified = [v for v in lows.values() if v is not None]
             if qualified:
@@ -245,8 +255,8 @@ def settle_pots(
             else:
                 no_low.append(pot.index)
         if not lw:
-            shares = _share(net, hw, known, order, profile, Half.HIGH)
-            awards.append(Award(pot.index, Half.WHOLE, net, pot.eligible, hw, shares))
+            shares = _share(net, hw, known, order, profile, _HALF_HIGH)
+            awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, hw, shares))
             continue
         low_amt = net // 2
         high_amt = net - low_amt
@@ -255,21 +265,21 @@ def settle_pots(
         awards.append(
             Award(
                 pot.index,
-                Half.HIGH,
+                _HALF_HIGH,
                 high_amt,
                 pot.eligible,
                 hw,
-                _share(high_amt, hw, known, order, profile, Half.HIGH),
+                _share(high_amt, hw, known, order, profile, _HALF_HIGH),
             )
         )
         awards.append(
             Award(
                 pot.index,
-                Half.LOW,
+                _HALF_LOW,
                 low_amt,
                 pot.eligible,
                 lw,
-                _share(low_amt, lw, known, order, profile, Half.LOW),
+                _share(low_amt, lw, known, order, profile, _HALF_LOW),
             )
         )
     return Settlement(

@@ -24,6 +24,20 @@ from histkit.rules.violations import Code, Severity, Violation, money
 __all__ = ["Replay", "replay"]
 
 
+# enum members as globals (cheaper than the class attribute lookup, per hand)
+_POTKIND_SIDE = PotKind.SIDE
+_POTKIND_POT = PotKind.POT
+_HIGHLOW_HILO = HighLow.HILO
+_HALF_LOW = Half.LOW
+_GAME_STUD_HILO = Game.STUD_HILO
+_GAME_STUD = Game.STUD
+_GAME_RAZZ = Game.RAZZ
+_SEATOUTCOME_SHOWED = SeatOutcome.SHOWED
+_SEATOUTCOME_FOLDED = SeatOutcome.FOLDED
+_SEATOUTCOME_MUCKED = SeatOutcome.MUCKED
+_UNIT_CHIP = Unit.CHIP
+
+
 @dataclass(frozen=True, slots=True)
 class Replay:
     """The audit of one hand. Mappings are tuples of (player, amount) in seat order."""
@@ -61,7 +75,7 @@ class Replay:
 
 
 def _pot_index(c: Collect) -> int:
-    if c.pot is PotKind.SIDE:
+    if c.pot is _POTKIND_SIDE:
         return c.pot_index or 1
     return 0
 
@@ -145,7 +159,7 @@ class _Audit:
         lines: dict[int, int] = {}
         seat_no = st.seat_no
         for c in collects:
-            i = (c.pot_index or 1) if c.pot is PotKind.SIDE else 0
+            i = (c.pot_index or 1) if c.pot is _POTKIND_SIDE else 0
             got = by_pot.get(i)
             if got is None:
                 by_pot[i] = got = {}
@@ -169,7 +183,7 @@ class _Audit:
                     expected=0,
                     reported=sum(by_pot[i].values()),
                 )
-        if n_pots > 1 and any(c.pot is PotKind.POT for c in collects):
+        if n_pots > 1 and any(c.pot is _POTKIND_POT for c in collects):
             self.v(
                 Code.SUMMARY_MISMATCH,
                 "Chips are collected from 'the pot' although the hand has side pots.",
@@ -297,10 +311,10 @@ class _Audit:
                 reported=rep_s,
             )
             return
-        if self.spec.pots is HighLow.HILO:
+        if self.spec.pots is _HIGHLOW_HILO:
             high_winners: set[str] = set()
             for a in awards:
-                if a.half is not Half.LOW and a.winners:
+                if a.half is not _HALF_LOW and a.winners:
                     high_winners.update(a.winners)
             extra = [p for p in recips_r if reported[p] > expected[p] and p not in high_winners]
             cards = {p: self._cards(p) for p in extra}
@@ -342,7 +356,7 @@ class _Audit:
     def _check_no_low(self, s: Settlement) -> None:
         st = self.st
         line = st.no_low_line
-        if self.spec.pots is not HighLow.HILO or self.spec.low_qualifier is None:
+        if self.spec.pots is not _HIGHLOW_HILO or self.spec.low_qualifier is None:
             if line is not None:
                 self.v(
                     Code.NO_LOW_LINE,
@@ -351,7 +365,7 @@ class _Audit:
                     severity=Severity.WARNING,
                 )
             return
-        decided_lows = [a for a in s.awards if a.half is Half.LOW and a.winners is not None]
+        decided_lows = [a for a in s.awards if a.half is _HALF_LOW and a.winners is not None]
         contested = [a for a in s.awards if a.winners is not None and len(a.eligible) > 1]
         if (
             line is None
@@ -396,16 +410,16 @@ class _Audit:
     # --------------------------------------------------------- descriptions
     def check_descriptions(self) -> None:
         game = self.hand.game
-        if game not in (Game.STUD, Game.STUD_HILO, Game.RAZZ):
+        if game not in (_GAME_STUD, _GAME_STUD_HILO, _GAME_RAZZ):
             return
-        if self.spec.game is Game.STUD_HILO and self.spec.low_qualifier is None:
+        if self.spec.game is _GAME_STUD_HILO and self.spec.low_qualifier is None:
             return
         items: list[tuple[str, str, int]] = [
             (e.player, e.description, e.line) for e in self.st.show_events if e.description
         ]
         if self.hand.summary is not None:
             for sr in self.hand.summary.seats:
-                if sr.description and sr.outcome is SeatOutcome.SHOWED:
+                if sr.description and sr.outcome is _SEATOUTCOME_SHOWED:
                     items.append((sr.player, sr.description, sr.line))
         if not items:
             return
@@ -462,7 +476,7 @@ class _Audit:
                 line=line,
                 reported=rake,
             )
-        elif rake > 0 and hand.unit is Unit.CHIP:
+        elif rake > 0 and hand.unit is _UNIT_CHIP:
             self.v(
                 Code.RAKE,
                 f"A rake of {self.m(rake)} is taken in a chip game (tournament or play money).",
@@ -529,7 +543,7 @@ class _Audit:
                     reported=sr.won,
                 )
             folded = sr.player in st.folded
-            if sr.outcome is SeatOutcome.FOLDED:
+            if sr.outcome is _SEATOUTCOME_FOLDED:
                 if not folded:
                     self.v(
                         Code.SUMMARY_MISMATCH,
@@ -547,7 +561,7 @@ class _Audit:
                         expected=int(st.fold_street[sr.player]),
                         reported=int(sr.folded_street),
                     )
-            elif sr.outcome in (SeatOutcome.SHOWED, SeatOutcome.MUCKED) and folded:
+            elif sr.outcome in (_SEATOUTCOME_SHOWED, _SEATOUTCOME_MUCKED) and folded:
                 self.v(
                     Code.SUMMARY_MISMATCH,
                     f"The summary shows {sr.player}'s hand at showdown, but they folded.",
