@@ -341,3 +341,19 @@ def test_binary_tail_reported_at_its_line(monkeypatch: pytest.MonkeyPatch) -> No
     data = b"a\nb\nc\n" + b"\x00" * 100
     lines = _chunked_lines(FAST, data)
     assert lines[:3] == ["a", "b", "c"] and lines[3].startswith("<unreadable 4:")
+
+
+def test_regex_baselines_add_up(tmp_path: Path) -> None:
+    """The benchmark's yardsticks do the arithmetic they claim: chips in minus chips
+    returned is what was collected plus the rake, and both scans agree."""
+    from benchmarks.naive_regex import scan, scan_tuned
+    from histkit.simulate import simulate
+
+    simulated = write_hands(simulate("stud_hilo", 150, players=7, seed=3))
+    simulated += write_hands(simulate("razz", 100, players=4, seed=4, tournament=True))
+    path = tmp_path / "sim.txt"
+    path.write_text(simulated, encoding="utf-8")
+    naive, tuned = scan(path), scan_tuned(path)
+    assert naive == tuned
+    assert naive["hands"] == simulated.count("PokerStars Hand #")
+    assert naive["put_in"] - naive["returned"] == naive["collected"] + naive["rake"] > 0
