@@ -270,6 +270,15 @@ def test_fast_constructors_build_equal_objects() -> None:
 
     assert constructor(Checked) is Checked  # its own __init__ keeps the check
 
+    # defaults are the dataclass's (a field added to the model later needs no change here)
+    for twin in (True, False):
+        make = constructor(model.Hand, twin=twin)
+        h = make("s", "1", model.Game.RAZZ, 2, 4, model.Unit.CHIP, None, None, "t", None, (), (),
+                 None, model.SourceRef("f", 1))  # fmt: skip
+        assert h == model.Hand("s", "1", model.Game.RAZZ, 2, 4, model.Unit.CHIP, None, None, "t",
+                               None, (), (), None, model.SourceRef("f", 1))  # fmt: skip
+        assert h.hero is None and h.tournament_id is None and type(h) is model.Hand
+
 
 def test_line_local_terminals() -> None:
     """The matcher reads lines on their own: only terminals that cannot see past their

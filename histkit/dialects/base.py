@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -801,7 +802,7 @@ def _cards(text: str) -> tuple[Card, ...]:
             got = tuple(map(_CARD_OF.__getitem__, text.split()))
         except KeyError:  # another site's spelling: the cards module decides
             got = tuple(map(parse_card, text.split()))
-        if len(_CARDS_MEMO) > 200_000:
+        if len(_CARDS_MEMO) > 50_000:
             _CARDS_MEMO.clear()
         _CARDS_MEMO[text] = got
     return got
@@ -821,6 +822,9 @@ _NOTE = constructor(TableNote)
 _NO_LOW = constructor(NoLowHand)
 _CAPPED = constructor(BettingCapped)
 _DOUBLE_BET = constructor(DoubleBetAllowed)
+_SUMMARY = constructor(Summary)
+_SOURCE = constructor(SourceRef)
+_HAND = constructor(Hand)
 
 
 class HandBuilder:
@@ -915,11 +919,8 @@ class HandBuilder:
         state = matcher.first
         if state < 0:
             return None
-        line_no = self.offset + 1
-        self.on_header(header, line_no)
-        for i in range(1, len(lines)):
-            line = lines[i]
-            line_no += 1
+        self.on_header(header, self.offset + 1)
+        for line_no, line in enumerate(islice(lines, 1, None), self.offset + 2):
             row = rows[state] or matcher.row(state)
             if row is None:
                 return None
@@ -940,7 +941,7 @@ class HandBuilder:
         h = self.header
         summary = None
         if self.pot is not None:
-            summary = Summary(
+            summary = _SUMMARY(
                 total_pot=self.pot["total"],
                 rake=self.pot["rake"],
                 main_pot=self.pot["main"],
@@ -950,7 +951,7 @@ class HandBuilder:
                 line=self.summary_line,
             )
         seen = self.hole_cards_seen
-        return Hand(
+        return _HAND(
             site=self.d.site,
             hand_id=h["hand_id"],
             game=h["game"],
@@ -964,11 +965,13 @@ class HandBuilder:
             seats=tuple(self.seats),
             events=tuple(self.events),
             summary=summary,
-            source=SourceRef(self.source, self.block.start_line),
+            source=_SOURCE(self.source, self.block.start_line),
             tournament_id=h["tournament_id"],
             level=h["level"],
             buy_in=h["buy_in"],
             mix=h["mix"],
+            ante=None,
+            bring_in=None,
             local_time=h["local_time"],
             hero=seen[0] if seen and seen.count(seen[0]) == len(seen) else None,
         )

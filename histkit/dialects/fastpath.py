@@ -355,23 +355,25 @@ def constructor(cls: type[_T], *, twin: bool = True) -> Callable[..., _T]:
     between classes of identical layout); the object is an ordinary instance of `cls`
     from then on. Checked once here with a probe; if Python refuses the switch, slot
     writes through the member descriptors are used instead. Classes with `__post_init__`,
-    extra slots or init=False fields keep their own `__init__`. `twin=False`: descriptors."""
+    extra slots, init=False fields or default factories keep their own `__init__`. Field
+    defaults are the dataclass's. `twin=False`: descriptors."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     names = [f.name for f in fields]
     if (
         hasattr(cls, "__post_init__")
         or tuple(getattr(cls, "__slots__", ())) != tuple(names)
-        or not all(f.init for f in fields)
+        or not all(f.init and f.default_factory is dataclasses.MISSING for f in fields)
     ):
         return cls
-    args = ", ".join(names)
+    defaults = {f"_d_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
+    args = ", ".join(f"{n}=_d_{n}" if f"_d_{n}" in defaults else n for n in names)
     stores = "".join(f"        self.{n} = {n}\n" for n in names)
     src = (
         f"class {cls.__name__}:\n"
         f"    __slots__ = {tuple(names)!r}\n"
         f"    def __init__(self, {args}):\n{stores}        self.__class__ = _cls\n"
     )
-    make: Callable[..., _T] = _compile_constructor(src, cls, cls.__name__)
+    make: Callable[..., _T] = _compile_constructor(src, cls, cls.__name__, **defaults)
     probe = [object() for _ in names]
     try:
         if not twin:
@@ -388,7 +390,7 @@ def constructor(cls: type[_T], *, twin: bool = True) -> Callable[..., _T]:
         head = f"def make({args}, *, _new=_new, {keywords}):\n    o = _new(_cls)\n"
         src = f"{head}{setters}    return o\n"
         extra = {f"_{n}": getattr(cls, n).__set__ for n in names}
-        make = _compile_constructor(src, cls, "make", _new=object.__new__, **extra)
+        make = _compile_constructor(src, cls, "make", _new=object.__new__, **extra, **defaults)
     return make
 
 
