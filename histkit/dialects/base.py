@@ -14,6 +14,14 @@ constructor, so no tree is built: the transformer hands back the hand's line tok
 and `HandBuilder` reads each token's fields with that terminal's own compiled regex. We parse
 per hand (a `parse()` call costs ~15 us, far less than a hand) and use lark-cython when it is
 importable (`histkit[fast]`).
+
+The fast path (`fastpath.py`, on unless `fast=False` or HISTKIT_NO_FASTPATH is set) reads
+most hands without Lark: a line matcher built from the same parser's LALR table and terminal
+order classifies each line once (memoised per lexer), hands its match straight to the same
+`HandBuilder` handlers, and leaves any hand it cannot finish (or whose content is wrong) to
+the LALR path above, which words the issue. So a Hand is the same either way; the
+differential tests in tests/test_fastpath.py hold the two paths to that. Reading decodes
+whole chunks of lines at a time; events are built by `fastpath.constructor`.
 """
 
 from __future__ import annotations
