@@ -221,6 +221,10 @@ def settle_pots(
             awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, (w,), ((w, net),)))
             continue
         missing = [p for p in contenders if len(known.get(p, ())) < 5]
+        if not missing:
+            # more than seven cards (a 7th card beside a community card: a wrong deal,
+            # reported by the replay) cannot be valued either
+            missing = [p for p in contenders if len(known[p]) > 7]
         if missing:
             undecided.update(missing)
             awards.append(

@@ -345,13 +345,31 @@ class _Audit:
         )
 
     def _cards(self, p: str) -> tuple[Card, ...] | None:
+        """All the cards p plays (the community card included) when every one is known
+        and they can make a hand; None otherwise (unknown cards, or a card problem the
+        replay reports on its own: a duplicate, or a 7th card beside a community card)."""
         cs = self.st.cards.get(p, [])
         if not cs or any(c is None for c in cs):
             return None
         known = tuple(c for c in cs if c is not None)
         if self.st.community is not None:
             known += (self.st.community,)
+        if len(known) > 7 or len({c.index for c in known}) != len(known):
+            self._card_problem(p, known)
+            return None
         return known
+
+    def _card_problem(self, p: str, cards: tuple[Card, ...]) -> None:
+        """Report cards that cannot make a hand, unless a card record is already there."""
+        card_codes = (Code.CARD_DUPLICATE, Code.CARD_INCONSISTENT, Code.COMMUNITY_CARD)
+        if any(v.code in card_codes for v in (*self.st.violations, *self.out)):
+            return
+        self.v(
+            Code.CARD_INCONSISTENT,
+            f"{p} plays {len(cards)} cards ({' '.join(map(str, cards))}), which cannot make "
+            "a stud hand.",
+            reported=" ".join(map(str, cards)),
+        )
 
     def _check_no_low(self, s: Settlement) -> None:
         st = self.st
@@ -372,7 +390,7 @@ class _Audit:
             and contested
             and not decided_lows
             and len(s.no_low) == len({a.pot for a in contested})
-            and len(st.live) > 1
+            and len(st._live) > 1
         ):
             self.v(
                 Code.NO_LOW_LINE,
@@ -390,11 +408,11 @@ class _Audit:
 
     def _info_unknown(self, s: Settlement, undecided: bool) -> None:
         st = self.st
-        if len(st.live) <= 1:
+        if len(st._live) <= 1:
             return
         hidden = [
             p
-            for p in st.live
+            for p in st._live
             if (p in st.mucked or p in st.declined or p in s.undecided) and not self._known(p)
         ]
         if hidden:
@@ -447,8 +465,8 @@ class _Audit:
     def check_summary(self, s: Settlement, collects: list[Collect]) -> None:
         hand, st = self.hand, self.st
         summary = hand.summary
-        total_in = sum(st.contributions.values())
-        collected = sum(c.amount for c in collects)
+        total_in = sum(st._total_in.values())
+        collected = sum([c.amount for c in collects])
         if summary is None:
             if collected != total_in:
                 self.v(
@@ -527,22 +545,24 @@ class _Audit:
                 expected="/".join(map(str, nets)),
                 severity=Severity.WARNING,
             )
-        won: Counter[str] = Counter()
+        won: dict[str, int] = {}
         for c in collects:
-            won[c.player] += c.amount
+            won[c.player] = won.get(c.player, 0) + c.amount
         seen = set()
+        folded_players = st.folded
         for sr in summary.seats:
             seen.add(sr.player)
-            if sr.won != won[sr.player]:
+            got = won.get(sr.player, 0)
+            if sr.won != got:
                 self.v(
                     Code.SUMMARY_MISMATCH,
                     f"The summary says {sr.player} won {self.m(sr.won)}, but they collected "
-                    f"{self.m(won[sr.player])}.",
+                    f"{self.m(got)}.",
                     line=sr.line,
-                    expected=won[sr.player],
+                    expected=got,
                     reported=sr.won,
                 )
-            folded = sr.player in st.folded
+            folded = sr.player in folded_players
             if sr.outcome is _SEATOUTCOME_FOLDED:
                 if not folded:
                     self.v(
@@ -577,8 +597,18 @@ class _Audit:
                 )
 
 
+_NORMS: dict[str, str] = {}
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.replace(" ;", ";").split()).lower()
+    """A description compared loosely (spaces, case); memoised: the same few thousand
+    texts come back hand after hand."""
+    got = _NORMS.get(text)
+    if got is None:
+        if len(_NORMS) >= 16384:
+            _NORMS.clear()
+        got = _NORMS[text] = " ".join(text.replace(" ;", ";").split()).lower()
+    return got
 
 
 def replay(

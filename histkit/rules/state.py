@@ -590,13 +590,21 @@ class HandState:
         """`apply` every event in turn; the violations collect in `violations` (the
         replay's loop: no per-event list of new violations)."""
         handlers = _HANDLERS
+        deal, action = self._deal, self._action
         for event in events:
-            self._line = getattr(event, "line", 0)
-            handler = handlers.get(type(event))
-            if handler is None:
-                handler = _handler_of(event)
-            if handler is not None:
-                handler(self, event)
+            if type(event) is Deal:  # the two commonest events skip the table lookup
+                self._line = event.line
+                deal(event)
+            elif type(event) is Action:
+                self._line = event.line
+                action(event)
+            else:
+                self._line = getattr(event, "line", 0)
+                handler = handlers.get(type(event))
+                if handler is None:
+                    handler = _handler_of(event)
+                if handler is not None:
+                    handler(self, event)
 
     def _on_street(self, e: StreetStart) -> None:
         self._street_start(e.street, e.community)
@@ -995,7 +1003,10 @@ class HandState:
             boards = [
                 [c for i, c in enumerate(cards.get(p, ())) if i in self._up_slots] for p in pool
             ]
-        values = ev.rank_boards(boards, high=self.spec.board_best_high)
+        try:
+            values = ev.rank_boards(boards, high=self.spec.board_best_high)
+        except ValueError:
+            return None  # a card twice on one board (reported when dealt): unchecked
         if values is None:
             return None  # an up card is unknown: who acts first cannot be checked
         best = max(values)

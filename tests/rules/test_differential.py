@@ -6,12 +6,13 @@ faults, and on the same hands with random faults planted in their events."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from histkit.model import Game, Hand
-from histkit.rules import CASINO, POKERSTARS, replay
+from histkit.model import Deal, Game, Hand, Show, Street
+from histkit.rules import CASINO, POKERSTARS, Code, replay
 from histkit.simulate import house_profile, simulate_with_faults
 from tests.conftest import needs_corpus
 from tests.rules.corpus import corpus_hands
@@ -91,3 +92,31 @@ def test_other_house_rules_agree() -> None:
             assert compare_states(mutate(h, rng, 2), CASINO) is None
         for h in _simulated(game, 40, seed=66):
             assert compare_replays(h, prof) is None
+
+
+def test_a_card_twice_in_one_hand_is_reported_not_a_crash() -> None:
+    """The reference engine raised (from the evaluator) when a player's cards held one
+    card twice; the engine reports the duplicate and finishes the audit."""
+    from tests.rules.reference.replay import replay as reference_replay
+
+    for h in _simulated(Game.STUD_HILO, 200, seed=67):
+        shows = {e.player for e in h.events if isinstance(e, Show)}
+        deals = [e for e in h.events if isinstance(e, Deal) and e.player in shows]
+        fourth = next((d for d in deals if d.street == Street.FOURTH), None)
+        fifth = next(
+            (d for d in deals if d.street == Street.FIFTH and fourth and d.player == fourth.player),
+            None,
+        )
+        if fourth is None or fifth is None:
+            continue
+        twice = fifth.__class__(
+            fifth.street, fifth.player, fourth.cards, fifth.up, fifth.before, fifth.line
+        )
+        bad = dataclasses.replace(h, events=tuple(twice if e is fifth else e for e in h.events))
+        with pytest.raises(ValueError):
+            reference_replay(bad)
+        r = replay(bad)
+        assert Code.CARD_DUPLICATE in r.codes()
+        assert compare_replays(bad) is None and compare_states(bad) is None
+        return
+    pytest.fail("no showdown hand to plant the duplicate in")
