@@ -769,7 +769,7 @@ class HandState:
                     f"{p} receives {len(new)} cards on {self._street_name()}, expected {slots}.",
                 )
                 new, ups = new[-slots:], ups[-slots:]
-        start = 0 if third else int(street) - 1
+        start = 0 if third else street - 1
         if len(mine) != start:
             # earlier streets missing: keep slots aligned with unknown cards
             mine.extend([None] * (start - len(mine)))
@@ -875,15 +875,11 @@ class HandState:
         mine = self.cards[p]
         dealt = len(mine)
         if len(shown) == dealt:
-            if shown == tuple(mine):
-                # the usual show: the cards are already in place; only a card recorded
-                # elsewhere (a duplicate) needs the full check
-                owners = self._card_owner
-                for slot, c in enumerate(shown):
-                    if owners[c.index] != (p, slot):
-                        self._record_card(p, slot, c)
-            else:
-                for slot, c in enumerate(shown):
+            owners = self._card_owner
+            for slot, c in enumerate(shown):
+                # a card already in place and recorded there needs nothing (the usual
+                # show); anything else (a new card, a change, a duplicate) the full check
+                if mine[slot] is not c or owners[c.index] != (p, slot):
                     self._record_card(p, slot, c)
         else:
             known = [c for c in mine if c is not None]
@@ -1033,18 +1029,19 @@ class HandState:
         if phase == "deal":
             self._open_betting()
             phase = self._phase
-        if p not in self.cards:
-            self._v(Code.UNKNOWN_PLAYER, f"{p} acts but was not dealt in.")
-            return
-        if p in self.folded:
-            self._v(Code.ACTION_AFTER_FOLD, f"{p} acts ({kind.value}) after folding.")
-            return
-        if p in self.all_in:
-            self._v(
-                Code.ACTION_AFTER_ALL_IN,
-                f"{p} acts ({kind.value}) after going all-in.",
-            )
-            return
+        if p not in self._active_set:  # else dealt in, not folded, not all-in: all fine
+            if p not in self.cards:
+                self._v(Code.UNKNOWN_PLAYER, f"{p} acts but was not dealt in.")
+                return
+            if p in self.folded:
+                self._v(Code.ACTION_AFTER_FOLD, f"{p} acts ({kind.value}) after folding.")
+                return
+            if p in self.all_in:
+                self._v(
+                    Code.ACTION_AFTER_ALL_IN,
+                    f"{p} acts ({kind.value}) after going all-in.",
+                )
+                return
         if phase == "over" or len(self._live) <= 1:
             self._v(Code.ACTION_AFTER_END, f"{p} acts ({kind.value}) after the hand was over.")
             return
