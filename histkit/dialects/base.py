@@ -277,7 +277,7 @@ class _Compiled:
 
 
 _COMPILED: dict[tuple[str, bool], _Compiled] = {}
-_MATCHERS: dict[str, LineMatcher | None] = {}  # grammar file -> its line matcher
+_MATCHERS: dict[tuple[str, str], LineMatcher | None] = {}  # (grammar, header) -> matcher
 _COMPILE_LOCK = threading.Lock()
 
 
@@ -456,7 +456,7 @@ class Dialect:
         if got is False:
             got = None
             if self._fast:
-                key = self.grammar_file
+                key = (self.grammar_file, self.header_terminal)
                 got = _MATCHERS.get(key, False)
                 if got is False:
                     plain = _compile(self.grammar_file, self.header_terminal, False)
@@ -657,8 +657,10 @@ class Dialect:
         if matcher is not None:
             try:
                 hand = HandBuilder(self, block, source).build_fast(matcher, m)
-            except HandError:
-                hand = None  # Lark decides: a grammar error earlier in the hand comes first
+            except Exception:  # noqa: BLE001
+                # Lark decides: a grammar error later in the hand comes first, and any
+                # other failure is raised again by the same handlers on the LALR path
+                hand = None
             if hand is not None:
                 return hand
         try:
