@@ -5,6 +5,14 @@ the rules of the game and the profile, records any violations, then applies what
 event says happened (the engine reports, it never repairs). `pending` and `legal` tell a
 simulator what may come next; `settle` computes pots and expected awards. The replay and
 the simulator share this one copy of the rules.
+
+Speed (issue 6): an audit replays every hand, so nothing is re-derived per event. Seat
+order rotations are built once per seating and shared; the live/active lists are kept
+as players fold or go all-in, not rebuilt per question; `feed` dispatches on the event's
+type; card owners are a list by card index; boards are ranked once per street in one
+evaluator call; violation messages are formatted only when a violation exists.
+tests/rules/test_differential.py holds the engine to the pre-optimisation copy in
+tests/rules/reference/.
 """
 
 from __future__ import annotations
