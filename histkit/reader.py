@@ -97,7 +97,7 @@ def iter_chunks(
             if not path.is_file():
                 raise OSError(21, "not a regular file")
             with open(path, "rb") as f:
-                for block in d.blocks(d.lines(f)):
+                for block in d.file_blocks(f):
                     seen = True
                     if len(blocks) >= size and d.starts_hand(block):
                         yield Chunk(source, tuple(blocks))

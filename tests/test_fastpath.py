@@ -366,3 +366,70 @@ def test_regex_baselines_add_up(tmp_path: Path) -> None:
     assert naive == tuned
     assert naive["hands"] == simulated.count("PokerStars Hand #")
     assert naive["put_in"] - naive["returned"] == naive["collected"] + naive["rake"] > 0
+
+
+def _blocks_or_error(make: Any) -> list[object]:
+    out: list[object] = []
+    try:
+        out.extend(make())
+    except UnreadableFile as e:
+        out.append(f"<unreadable {e.line}: {e}>")
+    return out
+
+
+@pytest.mark.parametrize("chunk", [16, 100, 1000, 1 << 20])
+def test_file_blocks_cuts_like_blocks_of_lines(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunked splitter gives the blocks (and line numbers, and errors) of the line by
+    line one, on random mixes of hands, blank and blank-looking lines, headers without a
+    blank line before them, BOMs, junk, CR line ends and binary tails."""
+    monkeypatch.setattr(base, "_READ_CHUNK", chunk)
+    rng = random.Random(chunk)
+    hands = [stud_hand("7"), hilo_2008(), razz_tournament(), holdem_hand()]
+    pieces = [
+        "",
+        " ",
+        "\t \u00a0",
+        "\u2028",
+        "\ufeff",
+        "junk line",
+        "PokerStars is great",
+        "\ufeffPokerStars Hand #1: not a header",
+    ]
+    for _ in range(40):
+        lines: list[str] = []
+        for _ in range(rng.randrange(1, 8)):
+            if rng.random() < 0.3:  # a hand right after the previous line, no blank line
+                lines += rng.choice(hands).rstrip("\n").split("\n")
+            elif rng.random() < 0.6:
+                lines += rng.choice(hands).split("\n")
+            else:
+                lines += rng.choices(pieces, k=rng.randrange(1, 4))
+        text = "\n".join(lines) + rng.choice(["", "\n", "\n\n"])
+        data = text.encode()
+        variants = [data, data.replace(b"\n", b"\r\n"), data + b"\x00tail"]
+        if rng.random() < 0.3:
+            variants.append(text.encode("cp1252", errors="replace"))
+        for raw in variants:
+            fast = _blocks_or_error(lambda raw=raw: FAST.file_blocks(io.BytesIO(raw)))
+            slow = _blocks_or_error(lambda raw=raw: FAST.blocks(FAST.lines(io.BytesIO(raw))))
+            assert fast == slow
+
+
+def test_file_blocks_hands_over_whole_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a file of hands and blank lines, only the edges go line by line."""
+    text = "\n\n\n".join(stud_hand(str(i)) for i in range(1, 30)) + "\n"
+    one_by_one = 0
+    real = base._Splitter.lines
+
+    def counting(self: Any, lines: Any) -> Iterator[base.HandBlock]:
+        nonlocal one_by_one
+        lines = list(lines)
+        one_by_one += len(lines)
+        return real(self, lines)
+
+    monkeypatch.setattr(base._Splitter, "lines", counting)
+    blocks = list(FAST.file_blocks(io.BytesIO(text.encode())))
+    second = (stud_hand("1") + "\n\n\n").count("\n") + 1
+    assert len(blocks) == 29 and [b.start_line for b in blocks[:2]] == [1, second]
+    assert one_by_one < 3 * len(blocks[0].lines)  # the first block, a blank, the last block
+    assert blocks == list(FAST.blocks(text))

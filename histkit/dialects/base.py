@@ -36,7 +36,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import islice
+from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -408,6 +408,104 @@ _NOTE_TERMINALS = frozenset(
 )
 
 
+def _utf16_lines(f: BinaryIO) -> Iterator[str]:
+    text = io.TextIOWrapper(f, encoding="utf-16", newline=None)
+    try:
+        for line in text:
+            yield line.rstrip("\n")
+    except UnicodeDecodeError as e:
+        raise UnreadableFile(f"invalid UTF-16 text ({e.reason})") from None
+    finally:
+        text.detach()
+
+
+# a line end with a blank line after it (empty or whitespace only, as str.isspace: re's
+# \s is the same test); starting with a literal, the scan jumps from line end to line end
+_BLANK_NEXT = re.compile(r"\n(?=[^\S\n]*\n)")
+
+
+class _Splitter:
+    """Cuts lines into hand blocks, across the pieces of a file: a blank line ends a
+    block, a header line starts one even without a blank line before it, BOMs at line
+    starts are dropped. `lines` reads one line at a time; `chunk` takes a whole decoded
+    chunk and hands the blocks between its blank lines over in one piece."""
+
+    __slots__ = ("header", "starts", "cur", "start", "no")
+
+    def __init__(self, header: re.Pattern[str], starts: tuple[str, ...]) -> None:
+        self.header = header
+        self.starts = starts
+        self.cur: list[str] = []  # the open block
+        self.start = 0  # its first line
+        self.no = 0  # lines read so far
+
+    def lines(self, lines: Iterable[str]) -> Iterator[HandBlock]:
+        header, starts = self.header, self.starts
+        cur, start, no = self.cur, self.start, self.no
+        try:
+            for line in lines:
+                no += 1
+                if not line or line.isspace():
+                    if cur:
+                        yield HandBlock(start, cur)
+                        cur = []
+                    continue
+                if line[0] == "\ufeff":  # a BOM at a file start, or inside concatenated files
+                    line = line.lstrip("\ufeff")
+                    if not line or line.isspace():
+                        continue
+                if cur and line.startswith(starts) and header.match(line + "\n"):
+                    yield HandBlock(start, cur)
+                    cur = []
+                if not cur:
+                    start = no
+                cur.append(line)
+        finally:
+            self.cur, self.start, self.no = cur, start, no
+
+    def chunk(self, text: str, lines: list[str]) -> Iterator[HandBlock]:
+        """Whole lines (`text` is them joined, each with its LF): the stretch up to the
+        first blank line continues the open block and the stretch after the last one stays
+        open, line by line; a stretch between blank lines is a block as it stands, unless
+        a line in it may start a hand."""
+        if "\ufeff" in text:
+            yield from self.lines(lines)
+            return
+        # blank lines as (line index, start, its line end) in the text
+        blanks: list[tuple[int, int, int]] = []
+        if not lines[0] or lines[0].isspace():
+            blanks.append((0, 0, text.index("\n")))
+        index = pos = 0
+        for m in _BLANK_NEXT.finditer(text):
+            at = m.end()
+            index += text.count("\n", pos, at)
+            pos = at
+            blanks.append((index, at, text.index("\n", at)))
+        if not blanks:
+            yield from self.lines(lines)
+            return
+        base = self.no  # the number of the line before the chunk's first
+        yield from self.lines(lines[: blanks[0][0] + 1])  # up to and with the first blank
+        inside = ["\n" + s for s in self.starts]
+        for (i, _, after), (j, before, _) in pairwise(blanks):
+            if j == i + 1:
+                continue
+            para = lines[i + 1 : j]
+            if any(text.find(s, after + 1, before) >= 0 for s in inside):
+                self.no = base + i + 1
+                yield from self.lines(para)
+                yield from self.lines(("",))  # the blank line that ends it
+            else:
+                yield HandBlock(base + i + 2, para)
+        self.no = base + blanks[-1][0] + 1
+        yield from self.lines(lines[blanks[-1][0] + 1 :])
+
+    def finish(self) -> Iterator[HandBlock]:
+        if self.cur:
+            yield HandBlock(self.start, self.cur)
+            self.cur = []
+
+
 class Dialect:
     """A site's hand-history dialect. Subclasses set the class tables and `grammar_file`."""
 
@@ -484,17 +582,29 @@ class Dialect:
         file): UTF-16 when it starts with a BOM, else each line as UTF-8 or, failing
         that, the site's legacy encoding. Binary data raises `UnreadableFile` naming the
         line; the lines before it have been produced already."""
+        for piece in self._pieces(f):
+            yield from piece if isinstance(piece, Iterator) else piece[1]
+
+    def file_blocks(self, f: BinaryIO) -> Iterator[HandBlock]:
+        """`blocks(lines(f))`: the same blocks, line numbers and errors, faster. Chunks
+        decoded in one go are cut at their blank lines by one regex scan, so only the
+        lines around a chunk's edges (and blocks with a header inside) go one by one."""
+        split = _Splitter(self.compiled.header, self.hand_start)
+        for piece in self._pieces(f):
+            if isinstance(piece, Iterator):
+                yield from split.lines(piece)
+            else:
+                yield from split.chunk(*piece)
+        yield from split.finish()
+
+    def _pieces(self, f: BinaryIO) -> Iterator[tuple[str, list[str]] | Iterator[str]]:
+        """The file's lines in pieces: (text, its lines) for a chunk decoded in one go,
+        an iterator for text that must be read line by line (UTF-16, CR line ends,
+        legacy encodings, binary data: `UnreadableFile` at its line)."""
         head = f.read(2)
         f.seek(0)
         if head in _BOMS_UTF16:
-            text = io.TextIOWrapper(f, encoding="utf-16", newline=None)
-            try:
-                for line in text:
-                    yield line.rstrip("\n")
-            except UnicodeDecodeError as e:
-                raise UnreadableFile(f"invalid UTF-16 text ({e.reason})") from None
-            finally:
-                text.detach()
+            yield _utf16_lines(f)
             return
         no = 0
         rest = bytearray()  # the start of a line whose end is in a later chunk
@@ -521,12 +631,12 @@ class Dialect:
                 lines = decoded.split("\n")
                 lines.pop()  # after the chunk's last line end
                 no += len(lines)
-                yield from lines
+                yield decoded, lines
             else:
-                yield from self._decode_lines(chunk, no)
+                yield self._decode_lines(chunk, no)
                 no += chunk.count(b"\n")
         if rest:
-            yield from self._decode_lines(bytes(rest), no)
+            yield self._decode_lines(bytes(rest), no)
 
     def _decode_lines(self, data: bytes, before: int) -> Iterator[str]:
         """Lines one at a time: each as UTF-8 or else the site's legacy encoding, CR line
@@ -553,29 +663,9 @@ class Dialect:
     def blocks(self, text: str | Iterable[str]) -> Iterator[HandBlock]:
         """Split text (or its lines) into hand blocks: a blank line ends a block, and a
         header line starts a new one even without a blank line before it."""
-        header = self.compiled.header
-        starts = self.hand_start
-        cur: list[str] = []
-        start = 0
-        lines = text.split("\n") if isinstance(text, str) else text
-        for no, line in enumerate(lines, 1):
-            if not line or line.isspace():
-                if cur:
-                    yield HandBlock(start, cur)
-                    cur = []
-                continue
-            if line[0] == "\ufeff":  # a BOM at the start of a file, or inside concatenated files
-                line = line.lstrip("\ufeff")
-                if not line or line.isspace():
-                    continue
-            if cur and line.startswith(starts) and header.match(line + "\n"):
-                yield HandBlock(start, cur)
-                cur = []
-            if not cur:
-                start = no
-            cur.append(line)
-        if cur:
-            yield HandBlock(start, cur)
+        split = _Splitter(self.compiled.header, self.hand_start)
+        yield from split.lines(text.split("\n") if isinstance(text, str) else text)
+        yield from split.finish()
 
     def starts_hand(self, block: HandBlock) -> bool:
         """Whether a block begins with this site's hand header."""
