@@ -340,6 +340,9 @@ def test_chunked_reader_reads_like_line_by_line(
         b"",
         b"\n\n\n",
         text.encode()[:-1] + b"\r\r\n\x81\n",
+        text.replace("\n", "\r\n", 3).encode(),  # mixed CRLF and LF
+        text.replace("\n", "\r\r\n", 2).encode(),  # a doubled CR: line by line
+        text.replace("\n", " \r\n").encode(),  # blanks before the CR
     ]
     for data in datas:
         assert _chunked_lines(FAST, data) == _slow_lines(FAST, data), data[:40]

@@ -622,11 +622,15 @@ class Dialect:
                 continue
             chunk = bytes(rest) + data[:cut] if rest else data[:cut]
             rest = bytearray(data[cut:])
-            # the common case in one go: UTF-8 with LF line ends, no control bytes
+            # the common cases in one go: UTF-8 with LF or CRLF line ends, no control bytes
+            # (a CR anywhere but before LF means old Mac line ends: line by line)
             decoded: str | None = None
-            if b"\r" not in chunk and not _has_binary(chunk):
+            crs = chunk.count(b"\r")
+            if (not crs or crs == chunk.count(b"\r\n")) and not _has_binary(chunk):
                 with contextlib.suppress(UnicodeDecodeError):
                     decoded = chunk.decode("utf-8")
+                if crs and decoded is not None:
+                    decoded = decoded.replace("\r\n", "\n")
             if decoded is not None:
                 lines = decoded.split("\n")
                 lines.pop()  # after the chunk's last line end
