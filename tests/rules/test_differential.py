@@ -120,3 +120,24 @@ def test_a_card_twice_in_one_hand_is_reported_not_a_crash() -> None:
         assert compare_replays(bad) is None and compare_states(bad) is None
         return
     pytest.fail("no showdown hand to plant the duplicate in")
+
+
+def test_rank_boards_matches_the_one_board_evaluators() -> None:
+    """The engine ranks all boards of a street in one call; it must agree with
+    board_high_value / board_low_value board by board, skip unknown cards, say None
+    when a board has no known card, and refuse a card twice like they do."""
+    from histkit.cards import DECK
+    from histkit.evaluate import board_high_value, board_low_value, rank_boards
+
+    rng = random.Random(68)
+    for _ in range(2000):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        boards = [[deck.pop() for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 8))]
+        holes = [[None, *b] if rng.random() < 0.3 else b for b in boards]
+        assert rank_boards(holes) == [board_high_value(b) for b in boards]
+        assert rank_boards(holes, high=False) == [board_low_value(b) for b in boards]
+    assert rank_boards([[DECK[0]], [None]]) is None
+    with pytest.raises(ValueError, match="twice"):
+        rank_boards([[DECK[0], DECK[0]], [DECK[1]]])
+    assert rank_boards([[DECK[0], DECK[0]], [None]]) is None  # unknown board first: no check
