@@ -207,7 +207,7 @@ class _Audit:
                 for p, amt in a.expected:
                     expected[p] = expected.get(p, 0) + amt
             # Counter's `+x == +y`: compare the positive entries only
-            if {p: v for p, v in expected.items() if v > 0} == {
+            if expected == reported or {p: v for p, v in expected.items() if v > 0} == {
                 p: v for p, v in reported.items() if v > 0
             }:
                 continue
@@ -348,13 +348,21 @@ class _Audit:
         """All the cards p plays (the community card included) when every one is known
         and they can make a hand; None otherwise (unknown cards, or a card problem the
         replay reports on its own: a duplicate, or a 7th card beside a community card)."""
-        cs = self.st.cards.get(p, [])
-        if not cs or any(c is None for c in cs):
+        cs = self.st.cards.get(p)
+        if not cs:
             return None
-        known = tuple(c for c in cs if c is not None)
-        if self.st.community is not None:
-            known += (self.st.community,)
-        if len(known) > 7 or len({c.index for c in known}) != len(known):
+        mask = 0  # a bit per card index: duplicates show as too few bits
+        for c in cs:
+            if c is None:
+                return None
+            mask |= 1 << c.index
+        known: tuple[Card, ...] = tuple(cs)  # type: ignore[arg-type]  # no None left
+        distinct = mask.bit_count() == len(known)
+        community = self.st.community
+        if community is not None:
+            known += (community,)
+            distinct = distinct and not mask >> community.index & 1
+        if len(known) > 7 or not distinct:
             self._card_problem(p, known)
             return None
         return known
