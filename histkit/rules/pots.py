@@ -246,16 +246,18 @@ def settle_pots(
             shares = _share(net, ws, known, order, profile, _HALF_LOW)
             awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, ws, shares))
             continue
-        highs = {p: evaluator.high(known[p]) for p in contenders}
-        best_high = max(highs.values())
-        hw = tuple(p for p in contenders if highs[p] == best_high)
+        high = evaluator.high
+        highs = [high(known[p]) for p in contenders]
+        best_high = max(highs)
+        hw = tuple([p for p, v in zip(contenders, highs, strict=True) if v == best_high])
         lw: tuple[str, ...] = ()
         if spec.pots is _HIGHLOW_HILO:
-            lows = {p: evaluator.low(spec, known[p]) for p in contenders}
-            qualified = [v for v in lows.values() if v is not None]
+            low = evaluator.low
+            lows = [low(spec, known[p]) for p in contenders]
+            qualified = [v for v in lows if v is not None]
             if qualified:
                 best_low = max(qualified)
-                lw = tuple(p for p in contenders if lows[p] == best_low)
+                lw = tuple([p for p, v in zip(contenders, lows, strict=True) if v == best_low])
             else:
                 no_low.append(pot.index)
         if not lw:
@@ -290,6 +292,6 @@ def settle_pots(
         pots=tuple(pots),
         awards=tuple(awards),
         rake=rake,
-        undecided=tuple(p for p in order if p in undecided),
+        undecided=tuple([p for p in order if p in undecided]) if undecided else (),
         no_low=tuple(no_low),
     )
