@@ -4,11 +4,13 @@ Lark's LALR parser stays the reference and the validating path; this module only
 common case cheap. Three facts about the grammar make that possible (DESIGN.md
 "Performance"):
 
-- every terminal matches exactly one whole line, so lexing is "classify each line";
+- every terminal matches exactly one whole line and sees nothing beyond it (`line_local`,
+  checked), so lexing is "classify each line", and a line's kind depends on the line and
+  on the terminals tried, nothing else: it is memoised;
 - the rules only fix the order of line kinds and use no recursion but left-recursive lists,
   so the parser's stack takes finitely many shapes: the LALR automaton, run over line kinds,
-  is a finite automaton (`LineMatcher.states`), computed here once per grammar by
-  simulating Lark's own shift/reduce table on every terminal from every reachable stack;
+  is a finite automaton (`LineMatcher`), its states built lazily by simulating Lark's own
+  shift/reduce table on each terminal from each stack a hand reaches;
 - Lark's contextual lexer takes, among the terminals its parser state accepts, the first
   whose regex matches, in its own priority order; the matcher tries the same terminals in
   the same order, with the same regexes, so it classifies every line exactly as Lark does.
