@@ -4,8 +4,9 @@
 
 1. Generates a Stud Hi/Lo corpus with the simulator (cached in the output folder).
 2. Alternates, `--rounds` times, the naive regex baseline (`benchmarks/naive_regex.py`, a
-   scan that only adds up chips) with histkit parse and histkit audit (parse, replay,
-   award check) in one process, in-process so start-up is not counted; medians.
+   scan that only adds up chips, every pattern tried on every line) and its tuned form
+   (dispatch on the line's first characters) with histkit parse and histkit audit (parse,
+   replay, award check) in one process, in-process so start-up is not counted; medians.
 3. `histkit audit --jobs 1` against `--jobs 2` as whole commands (fresh processes).
 4. Peak memory (max RSS) of `histkit parse` on `--hands` and on `--big` hands.
 5. Seven-card evaluators: histkit's batch and scalar paths, high and eight-or-better low,
@@ -35,7 +36,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks.naive_regex import scan  # noqa: E402
+from benchmarks.naive_regex import scan, scan_tuned  # noqa: E402
 from histkit.audit import audit_paths  # noqa: E402
 from histkit.reader import iter_hands  # noqa: E402
 
@@ -147,6 +148,7 @@ def main() -> None:
     rates = median_rates(
         {
             "naive regex scan": lambda: scan(path),
+            "tuned regex scan": lambda: scan_tuned(path),
             "histkit parse": lambda: sum(1 for _ in iter_hands([path])),
             "histkit audit (parse+replay+awards)": lambda: audit_paths([path], jobs=1),
         },
