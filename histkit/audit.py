@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from histkit.model import Hand
 from histkit.rules import POKERSTARS, RuleProfile, Violation
-from histkit.rules.continuity import check_continuity
+from histkit.rules.continuity import StackRecord, check_continuity, stack_record
 from histkit.rules.replay import Replay, replay
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class _Tally:
         self.hands = 0
         self.violations: list[Violation] = []
         self.rejected: list[Any] = []
-        self.replays: list[Replay] = []  # for stack continuity (thin ones from workers)
+        self.stacks: list[StackRecord] = []  # for stack continuity
         self.skipped: list[Any] = []
         self.sources: dict[str, str] = {}
 
@@ -98,7 +98,7 @@ class _Tally:
         h = rp.hand
         self.hands += 1
         self.violations.extend(rp.violations)
-        self.replays.append(rp)
+        self.stacks.append(stack_record(rp))
         self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"
 
     def add_issue(self, issue: Any) -> None:
@@ -108,14 +108,14 @@ class _Tally:
         self.hands += r.hands
         self.violations.extend(r.violations)
         self.rejected.extend(r.rejected)
-        self.replays.extend(r.stack_replays)
+        self.stacks.extend(r.stack_records)
         self.skipped.extend(r.skipped_records)
         self.sources.update(r.hand_sources)
 
     def report(self, profile: RuleProfile, continuity: bool) -> AuditReport:
         found = list(self.violations)
         if continuity:
-            found.extend(check_continuity([*self.replays, *self.skipped], profile))
+            found.extend(check_continuity([*self.stacks, *self.skipped], profile))
         order = {hid: i for i, hid in enumerate(self.sources)}
         found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
         return AuditReport(

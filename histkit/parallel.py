@@ -8,7 +8,6 @@ At most `2 * jobs` chunks are in flight, so memory stays bounded however large t
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import multiprocessing as mp
 import os
@@ -20,10 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from histkit.model import Hand, TableNote
+from histkit.model import Hand
 from histkit.reader import Chunk, ParseIssue, iter_chunks, parse_chunk
 from histkit.rules import POKERSTARS, RuleProfile, Violation
-from histkit.rules.replay import Replay, replay
+from histkit.rules.continuity import StackRecord, stack_record
+from histkit.rules.replay import replay
 from histkit.tables import TableBuilder, Tables
 
 __all__ = ["ChunkResult", "default_jobs", "process_chunk", "run", "build_tables"]
@@ -48,20 +48,13 @@ class ChunkResult:
     rejected: tuple[ParseIssue, ...] = ()
     skipped_records: tuple[ParseIssue, ...] = ()
     violations: tuple[Violation, ...] = ()
-    # For stack continuity across hands: each replay with its hand's events cut down to
-    # the table notes (joins, leaves) the check reads, and no pots or awards.
-    stack_replays: tuple[Replay, ...] = ()
+    # For stack continuity across hands: what the check reads of each hand.
+    stack_records: tuple[StackRecord, ...] = ()
     hand_sources: tuple[tuple[str, str], ...] = ()  # (hand id, "file:line")
 
     @property
     def hands(self) -> int:
         return sum(self.games.values())
-
-
-def _thin(rp: Replay) -> Replay:
-    notes = tuple(e for e in rp.hand.events if isinstance(e, TableNote))
-    hand = dataclasses.replace(rp.hand, events=notes, summary=None)
-    return dataclasses.replace(rp, hand=hand, violations=(), pots=(), awards=())
 
 
 def process_chunk(
@@ -79,7 +72,7 @@ def process_chunk(
     rejected: list[ParseIssue] = []
     skipped_records: list[ParseIssue] = []
     violations: list[Violation] = []
-    thin: list[Replay] = []
+    records: list[StackRecord] = []
     sources: list[tuple[str, str]] = []
     for item in parse_chunk(chunk, dialect=dialect):
         if isinstance(item, Hand):
@@ -87,7 +80,7 @@ def process_chunk(
             if audit:
                 rp = replay(item, profile)
                 violations.extend(rp.violations)
-                thin.append(_thin(rp))
+                records.append(stack_record(rp))
                 sources.append((item.hand_id, f"{item.source.file}:{item.source.line}"))
                 if builder is not None:
                     builder.add_replay(rp)
@@ -109,7 +102,7 @@ def process_chunk(
         rejected=tuple(rejected),
         skipped_records=tuple(skipped_records),
         violations=tuple(violations),
-        stack_replays=tuple(thin),
+        stack_records=tuple(records),
         hand_sources=tuple(sources),
     )
 

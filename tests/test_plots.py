@@ -12,12 +12,11 @@ import pytest
 from matplotlib.figure import Figure
 
 from histkit import plots
-from histkit.model import Unit
 from histkit.stats import MissingTableError, MixedMoneyError, seat_facts
 from histkit.tables import tables_from
 
 from .stud_builder import build
-from .test_stats import _awards, _hilo_hands, _long_hand
+from .test_stats import _awards, _chip_hand, _hilo_hands, _long_hand
 
 
 def _facts_with_awards() -> pd.DataFrame:
@@ -96,20 +95,7 @@ def test_action_frequencies_bars() -> None:
 
 def test_stack_and_money_refusal() -> None:
     cash = _long_hand()
-    chips = build(
-        "tc1",
-        seats="A:1:1000 B:2:1000",
-        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
-        streets={3: "A bring_in 20; B raise 20 40; A fold"},
-        uncalled=("B", 20),
-        collects="B:60",
-        ante=10,
-        small_bet=40,
-        big_bet=80,
-        unit=Unit.CHIP,
-        currency=None,
-        minute=5,
-    )
+    chips = _chip_hand("tc1", minute=5)
     f = seat_facts(tables_from([cash]))
     ax = plots.stack_through_session(f, "A")
     line = ax.get_lines()[0]

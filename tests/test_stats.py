@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from histkit.model import Unit
+from histkit.model import Hand, Unit
 from histkit.stats import (
     CATEGORIES,
     HILO_OUTCOMES,
@@ -236,6 +236,24 @@ def test_no_steal_after_a_call_and_re_steal_counted() -> None:
 # ----------------------------------------------------------------- later streets
 
 
+def _chip_hand(hand_id: str, minute: int = 0) -> Hand:
+    """A tournament hand in chips: B completes, A folds (for the mixed-money tests)."""
+    return build(
+        hand_id,
+        seats="A:1:1000 B:2:1000",
+        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
+        streets={3: "A bring_in 20; B raise 20 40; A fold"},
+        uncalled=("B", 20),
+        collects="B:60",
+        ante=10,
+        small_bet=40,
+        big_bet=80,
+        unit=Unit.CHIP,
+        currency=None,
+        minute=minute,
+    )
+
+
 def _long_hand() -> object:
     """A: brings in, calls; B completes. 4th: A checks, B bets, A raises (check-raise),
     B calls. 5th: A bets, B folds."""
@@ -324,19 +342,7 @@ def test_big_bets_and_bb_per_100() -> None:
 
 def test_mixed_money_is_grouped_and_refused_as_one_figure() -> None:
     cash = _long_hand()
-    chips = build(
-        "tc1",
-        seats="A:1:1000 B:2:1000",
-        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
-        streets={3: "A bring_in 20; B raise 20 40; A fold"},
-        uncalled=("B", 20),
-        collects="B:60",
-        ante=10,
-        small_bet=40,
-        big_bet=80,
-        unit=Unit.CHIP,
-        currency=None,
-    )
+    chips = _chip_hand("tc1")
     st = player_stats(tables_from([cash, chips]))
     assert sorted(st[st["player"] == "A"]["money"]) == ["USD", "chips"]
     a_usd = st[(st["player"] == "A") & (st["money"] == "USD")].iloc[0]
@@ -744,19 +750,7 @@ def test_cli_player_game_by_and_csv(constructed_file, capsys) -> None:  # type: 
 def test_cli_text_separates_currencies(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     from histkit.cli import main
 
-    chips = build(
-        "tc9",
-        seats="A:1:1000 B:2:1000",
-        cards={"A": "?? ?? 3c", "B": "?? ?? Jd"},
-        streets={3: "A bring_in 20; B raise 20 40; A fold"},
-        uncalled=("B", 20),
-        collects="B:60",
-        ante=10,
-        small_bet=40,
-        big_bet=80,
-        unit=Unit.CHIP,
-        currency=None,
-    )
+    chips = _chip_hand("tc9")
     f1 = _write_hands(tmp_path, [_long_hand()])
     (tmp_path / "t").mkdir()
     f2 = _write_hands(tmp_path / "t", [chips], 2000)

@@ -11,100 +11,134 @@ gives no skipped-hand records — no change of game inside a mixed rotation.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
-from histkit.model import Hand, NoteKind, TableNote, Unit
+from histkit.model import Game, Hand, NoteKind, TableNote, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity, Violation, money
 
-__all__ = ["check_continuity"]
+__all__ = ["StackRecord", "check_continuity", "stack_record"]
 
 _EXCUSES = (NoteKind.JOIN, NoteKind.LEAVE, NoteKind.REMOVED, NoteKind.FINISHED)
 
 
-def _order_key(h: Hand) -> tuple[Any, ...]:
-    hid = int(h.hand_id) if h.hand_id.isdigit() else 0
-    ts = h.started_at.timestamp() if h.started_at is not None else 0.0
-    return (ts, hid, h.source.file, h.source.line)
+class StackRecord(NamedTuple):
+    """What the check reads of one replayed hand: small and flat, so worker processes can
+    send it back cheaply (`histkit --jobs`)."""
+
+    site: str
+    tournament_id: str | None
+    table: str
+    hand_id: str
+    order: tuple[float, int]  # start time, hand number
+    file: str
+    line: int
+    game: Game
+    mix: str | None
+    unit: Unit
+    seats: tuple[tuple[str, int, int], ...]  # player, starting stack, seat line
+    final: tuple[tuple[str, int], ...]  # player, ending stack
+    noted: frozenset[str]  # players who joined, left, were removed or finished here
 
 
-def _noted(h: Hand, player: str) -> bool:
-    return any(
-        isinstance(e, TableNote) and e.player == player and e.kind in _EXCUSES for e in h.events
+def stack_record(rp: Replay) -> StackRecord:
+    h = rp.hand
+    noted = frozenset(
+        e.player
+        for e in h.events
+        if isinstance(e, TableNote) and e.kind in _EXCUSES and e.player is not None
+    )
+    return StackRecord(
+        site=h.site,
+        tournament_id=h.tournament_id,
+        table=h.table,
+        hand_id=h.hand_id,
+        order=(
+            h.started_at.timestamp() if h.started_at is not None else 0.0,
+            int(h.hand_id) if h.hand_id.isdigit() else 0,
+        ),
+        file=h.source.file,
+        line=h.source.line,
+        game=h.game,
+        mix=h.mix,
+        unit=h.unit,
+        seats=tuple((s.player, s.stack, s.line) for s in h.seats),
+        final=rp.final_stacks,
+        noted=noted,
     )
 
 
 def check_continuity(
-    items: Iterable[Hand | Replay | Any], profile: RuleProfile = POKERSTARS
+    items: Iterable[Hand | Replay | StackRecord | Any], profile: RuleProfile = POKERSTARS
 ) -> list[Violation]:
-    """Stack continuity over many hands. `items` may mix `Hand`s, `Replay`s and the
-    parser's skipped-hand records (anything with kind == "skipped", source_file, line),
-    which mark hands of other games that were played in between."""
-    replays: list[Replay] = []
+    """Stack continuity over many hands. `items` may mix `Hand`s, `Replay`s, their
+    `StackRecord`s and the parser's skipped-hand records (anything with kind == "skipped",
+    source_file, line), which mark hands of other games that were played in between."""
+    records: list[StackRecord] = []
     gaps: dict[str, list[int]] = {}
     for it in items:
-        if isinstance(it, Replay):
-            replays.append(it)
+        if isinstance(it, StackRecord):
+            records.append(it)
+        elif isinstance(it, Replay):
+            records.append(stack_record(it))
         elif isinstance(it, Hand):
-            replays.append(replay(it, profile))
+            records.append(stack_record(replay(it, profile)))
         elif getattr(it, "kind", None) == "skipped" and getattr(it, "source_file", None):
             gaps.setdefault(str(it.source_file), []).append(int(it.line or 0))
-    groups: dict[tuple[str, str | None, str], list[Replay]] = {}
+    groups: dict[tuple[str, str | None, str], list[StackRecord]] = {}
     seen: set[tuple[str, str]] = set()
-    for r in replays:
-        h = r.hand
-        if (h.site, h.hand_id) in seen:
+    for r in records:
+        if (r.site, r.hand_id) in seen:
             continue  # the same hand in two files is one hand
-        seen.add((h.site, h.hand_id))
-        groups.setdefault((h.site, h.tournament_id, h.table), []).append(r)
+        seen.add((r.site, r.hand_id))
+        groups.setdefault((r.site, r.tournament_id, r.table), []).append(r)
     out: list[Violation] = []
     for group in groups.values():
-        group.sort(key=lambda r: _order_key(r.hand))
+        group.sort(key=lambda r: (*r.order, r.file, r.line))
         for prev, cur in zip(group, group[1:], strict=False):
-            if _gap_between(prev.hand, cur.hand, gaps):
+            if _gap_between(prev, cur, gaps):
                 continue
             out.extend(_compare(prev, cur))
     return out
 
 
-def _gap_between(a: Hand, b: Hand, gaps: dict[str, list[int]]) -> bool:
-    if a.source.file == b.source.file:
-        lines = gaps.get(a.source.file)
+def _gap_between(a: StackRecord, b: StackRecord, gaps: dict[str, list[int]]) -> bool:
+    if a.file == b.file:
+        lines = gaps.get(a.file)
         if lines is not None:
-            lo, hi = sorted((a.source.line, b.source.line))
+            lo, hi = sorted((a.line, b.line))
             return any(lo < ln < hi for ln in lines)
     # no record of what was skipped: inside a mixed rotation a change of game may hide
     # hands of other games
-    return bool(a.mix or b.mix) and a.game is not b.game and not gaps.get(a.source.file)
+    return bool(a.mix or b.mix) and a.game is not b.game and not gaps.get(a.file)
 
 
-def _compare(prev: Replay, cur: Replay) -> list[Violation]:
+def _compare(prev: StackRecord, cur: StackRecord) -> list[Violation]:
     out = []
-    ph, ch = prev.hand, cur.hand
-    ends = dict(prev.final_stacks)
-    for seat in ch.seats:
-        p = seat.player
-        if p not in ends or _noted(ph, p) or _noted(ch, p):
+    ends = dict(prev.final)
+    excused = prev.noted | cur.noted
+    for p, stack, line in cur.seats:
+        if p not in ends or p in excused:
             continue
-        if ends[p] != seat.stack:
-            diff = seat.stack - ends[p]
+        if ends[p] != stack:
+            diff = stack - ends[p]
             # a cash player may add chips between hands and PokerStars does not write it
-            topup = diff > 0 and ch.unit is Unit.CENT
+            topup = diff > 0 and cur.unit is Unit.CENT
             out.append(
                 Violation(
                     code=Code.STACK_CONTINUITY,
                     severity=Severity.WARNING if topup else Severity.ERROR,
-                    hand_id=ch.hand_id,
+                    hand_id=cur.hand_id,
                     street=None,
-                    line=seat.line,
+                    line=line,
                     expected=ends[p],
-                    reported=seat.stack,
+                    reported=stack,
                     message=(
-                        f"{p} starts hand {ch.hand_id} with {money(seat.stack, ch.unit)}, but "
-                        f"ended hand {ph.hand_id} at {ch.table} with "
-                        f"{money(ends[p], ch.unit)} ({'+' if diff > 0 else '-'}"
-                        f"{money(abs(diff), ch.unit)} unexplained"
+                        f"{p} starts hand {cur.hand_id} with {money(stack, cur.unit)}, but "
+                        f"ended hand {prev.hand_id} at {cur.table} with "
+                        f"{money(ends[p], cur.unit)} ({'+' if diff > 0 else '-'}"
+                        f"{money(abs(diff), cur.unit)} unexplained"
                         + (", perhaps chips added between hands)." if topup else ").")
                     ),
                 )
