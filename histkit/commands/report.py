@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs, existing_paths
-from histkit.commands.stats import GAMES, _date
+from histkit.commands.stats import add_filter_options, filters_from
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,11 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand histories or Parquet folders")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("--player", metavar="NAME", help="the player to report on (default: hero)")
-    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
-    p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
-    p.add_argument("--table", metavar="NAME", help="only this table")
-    p.add_argument("--since", metavar="DATE", help="hands from this date/time on (ISO, UTC)")
-    p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
+    add_filter_options(p)
     p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")
     p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
     add_jobs_option(p)
@@ -37,18 +33,12 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from histkit.report import build_report
-    from histkit.stats import Filters, load
+    from histkit.stats import load
 
     paths = existing_paths(args.paths)
     if args.top < 0:
         raise UsageError("--top must be 0 or more")
-    filters = Filters(
-        game=GAMES[args.game] if args.game else None,
-        stakes=args.stakes,
-        table=args.table,
-        since=_date(args.since, "--since"),
-        until=_date(args.until, "--until"),
-    )
+    filters = filters_from(args, player=None)
     try:
         tables = load(
             [str(p) for p in paths], audit=True, dialect=args.dialect, jobs=check_jobs(args.jobs)

@@ -14,6 +14,8 @@ from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs, existi
 if TYPE_CHECKING:
     import pandas as pd
 
+    from histkit.stats import Filters
+
 GAMES = {
     "stud": "stud",
     "stud_hilo": "stud_hilo",
@@ -54,11 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand histories or Parquet folders")
     p.add_argument("--player", metavar="NAME", help="only this player")
-    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
-    p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
-    p.add_argument("--table", metavar="NAME", help="only this table")
-    p.add_argument("--since", metavar="DATE", help="hands from this date/time on (ISO, UTC)")
-    p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
+    add_filter_options(p)
     p.add_argument("--by", choices=("game", "stakes", "table"), help="one row per player and ...")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text")
     p.add_argument("--min-hands", type=int, default=1, metavar="N", help="hide smaller samples")
@@ -73,6 +71,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
+def add_filter_options(p: argparse.ArgumentParser) -> None:
+    """The hand filters `stats` and `report` share."""
+    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
+    p.add_argument("--table", metavar="NAME", help="only this table")
+    p.add_argument("--since", metavar="DATE", help="hands from this date/time on (ISO, UTC)")
+    p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
+
+
+def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
+    """`Filters` from the options `add_filter_options` added."""
+    from histkit.stats import Filters
+
+    return Filters(
+        player=player,
+        game=GAMES[args.game] if args.game else None,
+        stakes=args.stakes,
+        table=args.table,
+        since=_date(args.since, "--since"),
+        until=_date(args.until, "--until"),
+    )
+
+
 def _date(text: str | None, flag: str) -> datetime | None:
     if text is None:
         return None
@@ -83,17 +104,10 @@ def _date(text: str | None, flag: str) -> datetime | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from histkit.stats import Filters, load, player_stats, seat_facts
+    from histkit.stats import load, player_stats, seat_facts
 
     paths = existing_paths(args.paths)
-    filters = Filters(
-        player=args.player,
-        game=GAMES[args.game] if args.game else None,
-        stakes=args.stakes,
-        table=args.table,
-        since=_date(args.since, "--since"),
-        until=_date(args.until, "--until"),
-    )
+    filters = filters_from(args, player=args.player)
     try:
         tables = load(
             [str(p) for p in paths],
