@@ -16,23 +16,12 @@ from histkit.stats import MissingTableError, MixedMoneyError, seat_facts
 from histkit.tables import tables_from
 
 from .stud_builder import build
-from .test_stats import _awards, _chip_hand, _hilo_hands, _long_hand
+from .test_stats import _chip_hand, _hilo_awards, _hilo_hands, _long_hand
 
 
 def _facts_with_awards() -> pd.DataFrame:
     t = tables_from([_long_hand(), *_hilo_hands()])
-    awards = _awards(
-        [
-            ("hl1", 0, "high", "A", 17),
-            ("hl1", 0, "low", "A", 16),
-            ("hl2", 0, "high", "A", 17),
-            ("hl2", 0, "low", "B", 16),
-            ("hl3", 0, "high", "A", 17),
-            ("hl3", 0, "low", "B", 8),
-            ("hl3", 0, "low", "C", 8),
-        ]
-    )
-    return seat_facts(dict(t.items()) | {"awards": awards})
+    return seat_facts(dict(t.items()) | {"awards": _hilo_awards()})
 
 
 def test_cumulative_net_lines_add_up() -> None:

@@ -498,9 +498,9 @@ def _awards(rows: list[tuple[str, int, str, str, int]]) -> pd.DataFrame:
     )
 
 
-def test_hilo_outcomes_from_the_awards_table() -> None:
-    t = tables_from(_hilo_hands())
-    awards = _awards(
+def _hilo_awards() -> pd.DataFrame:
+    """What the site paid in the three `_hilo_hands`."""
+    return _awards(
         [
             # hl1: A wins both halves alone: scooped.
             ("hl1", 0, "high", "A", 17),
@@ -514,6 +514,11 @@ def test_hilo_outcomes_from_the_awards_table() -> None:
             ("hl3", 0, "low", "C", 8),
         ]
     )
+
+
+def test_hilo_outcomes_from_the_awards_table() -> None:
+    t = tables_from(_hilo_hands())
+    awards = _hilo_awards()
     frames = {n: tb for n, tb in t.items()} | {"awards": awards}
     st = player_stats(frames)
     a, b, c = _one(st, "A"), _one(st, "B"), _one(st, "C")
