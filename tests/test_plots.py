@@ -15,8 +15,7 @@ from histkit import plots
 from histkit.stats import MissingTableError, MixedMoneyError, seat_facts
 from histkit.tables import tables_from
 
-from .stud_builder import build
-from .test_stats import _chip_hand, _hilo_awards, _hilo_hands, _long_hand
+from .test_stats import _buried_pair_win, _chip_hand, _hilo_awards, _hilo_hands, _long_hand
 
 
 def _facts_with_awards() -> pd.DataFrame:
@@ -55,15 +54,7 @@ def test_hilo_outcome_bars_are_the_counts() -> None:
 
 
 def test_results_by_category_bars() -> None:
-    win = build(
-        "k1",
-        seats="H:1:100 V:2:100",
-        cards={"H": "Qc Qd 4h", "V": "?? ?? 5s"},
-        streets={3: "V bring_in 2; H raise 2 4; V fold"},
-        uncalled=("H", 2),
-        collects="H:6",
-        hero="H",
-    )
+    win = _buried_pair_win()
     f = seat_facts(tables_from([win]))
     ax = plots.results_by_category(f, "H")
     assert [t.get_text() for t in ax.get_yticklabels()] == ["buried pair (1 h)"]

@@ -428,9 +428,10 @@ def test_starting_hand_categories(game: str, cards: str, category: str) -> None:
     assert pd.isna(_fact(f, "c1", "V")["category"])  # villain's down cards unknown
 
 
-def test_results_per_category() -> None:
-    # Hero wins 6 with a buried pair (net +4: 1 ante + 4 completion - uncalled 2 = 3... )
-    win = build(
+def _buried_pair_win() -> Hand:
+    """Hero (H) completes with buried queens and the bring-in folds: H puts in
+    1 + 4 - 2 (uncalled) = 3 and takes 6, net +3."""
+    return build(
         "k1",
         seats="H:1:100 V:2:100",
         cards={"H": "Qc Qd 4h", "V": "?? ?? 5s"},
@@ -439,6 +440,10 @@ def test_results_per_category() -> None:
         collects="H:6",
         hero="H",
     )
+
+
+def test_results_per_category() -> None:
+    win = _buried_pair_win()
     lose = build(
         "k2",
         seats="H:1:100 V:2:100",
