@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from histkit import __version__
+from histkit import __version__, _native
 
 __all__ = ["main"]
 
@@ -105,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="histkit",
         description="Seven Card Stud hand histories: parse, audit, tabulate, analyse.",
     )
-    parser.add_argument("--version", action="version", version=f"histkit {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"histkit {__version__} ({_native.status().describe()})",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in command_names():
         importlib.import_module(f"histkit.commands.{name}").register(sub)
