@@ -124,36 +124,41 @@ def read_manifest(path: Path = MANIFEST) -> dict[str, object] | None:
     return data
 
 
+def apply(
+    package_dir: Path, manifest: Mapping[str, object] | None, environ: Mapping[str, str]
+) -> NativeStatus:
+    """Evaluate, and when not compiled put a SourceFinder for every listed module first."""
+    status = evaluate(package_dir, manifest, environ)
+    if status.compiled or manifest is None:
+        return status
+    entries = manifest["modules"]
+    assert isinstance(entries, dict)
+    sources = {name: entry["source"] for name, entry in entries.items()}
+    sys.meta_path.insert(0, SourceFinder(package_dir.parent, sources))
+    if status.reason in ("stale", "incomplete"):
+        detail = (
+            f"{', '.join(status.stale)} changed since it was compiled"
+            if status.reason == "stale"
+            else f"no compiled extension for {', '.join(status.missing)}"
+        )
+        warnings.warn(
+            f"histkit: {detail}; running all {len(status.modules)} compiled modules as pure "
+            "Python (slower). Rebuild with: pip install -e .",
+            NativeBuildWarning,
+            stacklevel=3,
+        )
+    return status
+
+
 _status: NativeStatus | None = None
 
 
 def install() -> NativeStatus:
-    """Run once at import of histkit: route the listed modules to source when needed."""
+    """Run once, at import of histkit, before any listed module is imported."""
     global _status
-    if _status is not None:
-        return _status
-    manifest = read_manifest()
-    status = evaluate(PACKAGE_DIR, manifest, os.environ)
-    if not status.compiled and manifest is not None:
-        entries = manifest["modules"]
-        assert isinstance(entries, dict)
-        sys.meta_path.insert(
-            0, SourceFinder(PACKAGE_DIR.parent, {n: e["source"] for n, e in entries.items()})
-        )
-        if status.reason in ("stale", "incomplete"):
-            detail = (
-                f"{', '.join(status.stale)} changed since it was compiled"
-                if status.reason == "stale"
-                else f"no compiled extension for {', '.join(status.missing)}"
-            )
-            warnings.warn(
-                f"histkit: {detail}; running all {len(status.modules)} compiled modules as pure "
-                "Python (slower). Rebuild with: pip install -e .",
-                NativeBuildWarning,
-                stacklevel=2,
-            )
-    _status = status
-    return status
+    if _status is None:
+        _status = apply(PACKAGE_DIR, read_manifest(), os.environ)
+    return _status
 
 
 def status() -> NativeStatus:
