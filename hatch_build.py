@@ -167,35 +167,39 @@ class NativeBuildHook(BuildHookInterface):
         if os.environ.get("HISTKIT_PURE_BUILD") == "1":
             self.app.display_info("histkit: HISTKIT_PURE_BUILD=1, not compiling (pure Python)")
             return
-        self._work = Path(tempfile.mkdtemp(prefix="histkit-mypyc-"))
         # Hash before compiling: the manifest describes exactly the bytes mypyc read (a source
         # edited during the build then shows as stale at runtime, never as current).
-        manifest = manifest_for(root, modules)
-        self.app.display_info(f"histkit: compiling {len(modules)} modules with mypyc ...")
+        manifest_text = json.dumps(manifest_for(root, modules), indent=2, sort_keys=True) + "\n"
+        work = Path(tempfile.mkdtemp(prefix="histkit-mypyc-"))
         try:
-            built = compile_modules(root, modules, self._work)
-        except Exception as exc:
-            if os.environ.get("HISTKIT_REQUIRE_NATIVE") == "1":
-                raise
-            self.app.display_warning(
-                f"histkit: mypyc compilation failed, building pure Python instead "
-                f"(set HISTKIT_REQUIRE_NATIVE=1 to make this fatal): {exc}"
-            )
-            return
-        manifest_text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-        if version == "editable":
-            for dest, src in built.items():
-                shutil.copy2(src, root / dest)
-            (root / MANIFEST).write_text(manifest_text)
-        else:
-            manifest_path = self._work / "_native.json"
-            manifest_path.write_text(manifest_text)
-            build_data["force_include"][str(manifest_path)] = MANIFEST
-            for dest, src in built.items():
-                build_data["force_include"][str(src)] = dest
-            build_data["pure_python"] = False
-            build_data["infer_tag"] = True
-        self.app.display_info(f"histkit: compiled {len(modules)} modules ({version})")
+            self.app.display_info(f"histkit: compiling {len(modules)} modules with mypyc ...")
+            try:
+                built = compile_modules(root, modules, work)
+            except Exception as exc:
+                if os.environ.get("HISTKIT_REQUIRE_NATIVE") == "1":
+                    raise
+                self.app.display_warning(
+                    "histkit: mypyc compilation failed, building pure Python instead "
+                    f"(set HISTKIT_REQUIRE_NATIVE=1 to make this fatal): {exc}"
+                )
+                return
+            if version == "editable":
+                for dest, src in built.items():
+                    shutil.copy2(src, root / dest)
+                (root / MANIFEST).write_text(manifest_text)
+            else:
+                manifest_path = work / "_native.json"
+                manifest_path.write_text(manifest_text)
+                build_data["force_include"][str(manifest_path)] = MANIFEST
+                for dest, src in built.items():
+                    build_data["force_include"][str(src)] = dest
+                build_data["pure_python"] = False
+                build_data["infer_tag"] = True
+                self._work = work  # the wheel is written from these files: finalize deletes them
+            self.app.display_info(f"histkit: compiled {len(modules)} modules ({version})")
+        finally:
+            if self._work is None:
+                shutil.rmtree(work, ignore_errors=True)
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work: Path | None = getattr(self, "_work", None)
