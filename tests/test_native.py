@@ -68,10 +68,9 @@ def compiled() -> dict[str, Any]:
     return info
 
 
-def histkit(*args: str, pure: bool, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "histkit", *args], env=child_env(pure), capture_output=True, cwd=cwd
-    )
+def histkit(*args: str, pure: bool, columns: int = 80) -> subprocess.CompletedProcess[bytes]:
+    env = child_env(pure) | {"COLUMNS": str(columns)}
+    return subprocess.run([sys.executable, "-m", "histkit", *args], env=env, capture_output=True)
 
 
 # --- the installed build ---------------------------------------------------------------------
@@ -116,8 +115,8 @@ def test_version_says_compiled_or_pure(compiled: dict[str, Any]) -> None:
     assert out.returncode == 0, out.stderr
     n = len(pyproject_modules())
     assert out.stdout.decode().strip() == f"histkit 0.1.0 (compiled with mypyc: {n} modules)"
-    out = histkit("--version", pure=True)
-    assert out.stdout.decode().strip() == "histkit 0.1.0 (pure Python: HISTKIT_PURE=1)"
+    out = histkit("--version", pure=True, columns=20)  # one line, however narrow the terminal
+    assert out.stdout.decode() == "histkit 0.1.0 (pure Python: HISTKIT_PURE=1)\n"
 
 
 # --- the guard's logic on a made-up tree (no compiler needed) --------------------------------
