@@ -11,7 +11,8 @@ that manifest, so an installed wheel needs no pyproject.
   at the repo root, which the editable ``.pth`` puts on ``sys.path``); old in-place builds are
   deleted first so a failed or pure rebuild never leaves a stale mix behind.
 - ``HISTKIT_PURE_BUILD=1``: no compilation (pure build). A failed compilation is fatal with
-  ``HISTKIT_REQUIRE_NATIVE=1``, otherwise a warning and a pure build.
+  ``HISTKIT_REQUIRE_NATIVE=1``, otherwise a warning and a pure build. A pure build's manifest
+  lists no modules and says why, which ``histkit --version`` repeats (pip hides the warning).
 """
 
 from __future__ import annotations
@@ -150,6 +151,11 @@ def manifest_for(root: Path, modules: list[str]) -> dict[str, Any]:
     }
 
 
+def pure_manifest(why: str) -> dict[str, Any]:
+    """Nothing compiled, and why."""
+    return {"compiler": "mypyc", "modules": {}, "not_compiled": why}
+
+
 class NativeBuildHook(BuildHookInterface):
     """Compiles the listed modules for the wheel and editable targets."""
 
@@ -164,42 +170,51 @@ class NativeBuildHook(BuildHookInterface):
                 old.unlink()
         if not modules:
             return
-        if os.environ.get("HISTKIT_PURE_BUILD") == "1":
-            self.app.display_info("histkit: HISTKIT_PURE_BUILD=1, not compiling (pure Python)")
-            return
-        # Hash before compiling: the manifest describes exactly the bytes mypyc read (a source
-        # edited during the build then shows as stale at runtime, never as current).
-        manifest_text = json.dumps(manifest_for(root, modules), indent=2, sort_keys=True) + "\n"
         work = Path(tempfile.mkdtemp(prefix="histkit-mypyc-"))
         try:
-            self.app.display_info(f"histkit: compiling {len(modules)} modules with mypyc ...")
-            try:
-                built = compile_modules(root, modules, work)
-            except Exception as exc:
-                if os.environ.get("HISTKIT_REQUIRE_NATIVE") == "1":
-                    raise
-                self.app.display_warning(
-                    "histkit: mypyc compilation failed, building pure Python instead "
-                    f"(set HISTKIT_REQUIRE_NATIVE=1 to make this fatal): {exc}"
-                )
-                return
+            manifest, built = self.build_native(root, modules, work)
+            text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
             if version == "editable":
                 for dest, src in built.items():
                     shutil.copy2(src, root / dest)
-                (root / MANIFEST).write_text(manifest_text)
+                (root / MANIFEST).write_text(text)
             else:
-                manifest_path = work / "_native.json"
-                manifest_path.write_text(manifest_text)
-                build_data["force_include"][str(manifest_path)] = MANIFEST
+                (work / "_native.json").write_text(text)
+                build_data["force_include"][str(work / "_native.json")] = MANIFEST
                 for dest, src in built.items():
                     build_data["force_include"][str(src)] = dest
-                build_data["pure_python"] = False
-                build_data["infer_tag"] = True
+                if built:
+                    build_data["pure_python"] = False
+                    build_data["infer_tag"] = True
                 self._work = work  # the wheel is written from these files: finalize deletes them
-            self.app.display_info(f"histkit: compiled {len(modules)} modules ({version})")
         finally:
             if self._work is None:
                 shutil.rmtree(work, ignore_errors=True)
+
+    def build_native(
+        self, root: Path, modules: list[str], work: Path
+    ) -> tuple[dict[str, Any], dict[str, Path]]:
+        """The manifest and the built files (none for a pure build: the manifest then says why,
+        so ``histkit --version`` can tell a deliberate pure build from a failed compilation)."""
+        if os.environ.get("HISTKIT_PURE_BUILD") == "1":
+            self.app.display_info("histkit: HISTKIT_PURE_BUILD=1, not compiling (pure Python)")
+            return pure_manifest("HISTKIT_PURE_BUILD=1"), {}
+        # Hash before compiling: the manifest describes exactly the bytes mypyc read (a source
+        # edited during the build then shows as stale at runtime, never as current).
+        manifest = manifest_for(root, modules)
+        self.app.display_info(f"histkit: compiling {len(modules)} modules with mypyc ...")
+        try:
+            built = compile_modules(root, modules, work)
+        except Exception as exc:
+            if os.environ.get("HISTKIT_REQUIRE_NATIVE") == "1":
+                raise
+            self.app.display_warning(
+                "histkit: mypyc compilation failed, building pure Python instead "
+                f"(set HISTKIT_REQUIRE_NATIVE=1 to make this fatal): {exc}"
+            )
+            return pure_manifest("mypyc failed when built; pip install -v -e . shows why"), {}
+        self.app.display_info(f"histkit: compiled {len(modules)} modules")
+        return manifest, built
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work: Path | None = getattr(self, "_work", None)

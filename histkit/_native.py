@@ -41,7 +41,7 @@ class NativeStatus:
     """Which code runs for the listed modules and why."""
 
     compiled: bool
-    reason: str  # "compiled", "HISTKIT_PURE=1", "not compiled", "stale", "incomplete"
+    reason: str  # "compiled", "HISTKIT_PURE=1", "not compiled[, why]", "stale", "incomplete"
     modules: tuple[str, ...]  # the modules the build compiled (empty when not compiled)
     stale: tuple[str, ...] = ()  # sources (relative to the package) edited since the build
     missing: tuple[str, ...] = ()  # modules whose extension file is absent
@@ -78,6 +78,9 @@ def evaluate(
         return NativeStatus(False, "not compiled", ())
     entries = manifest["modules"]
     assert isinstance(entries, dict)
+    if not entries:  # a pure build says why (HISTKIT_PURE_BUILD=1, or mypyc failed)
+        why = manifest.get("not_compiled")
+        return NativeStatus(False, f"not compiled, {why}" if why else "not compiled", ())
     names = tuple(sorted(entries))
     if environ.get("HISTKIT_PURE") == "1":
         return NativeStatus(False, "HISTKIT_PURE=1", names)
