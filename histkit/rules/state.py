@@ -598,14 +598,15 @@ class HandState:
         """`apply` every event in turn; the violations collect in `violations` (the
         replay's loop: no per-event list of new violations)."""
         handlers = _HANDLERS
-        deal, action = self._deal, self._action
         for event in events:
-            if type(event) is Deal:  # the two commonest events skip the table lookup
+            # the two commonest events skip the table lookup; direct method calls, which
+            # the compiled build (mypyc) turns into native calls
+            if type(event) is Deal:
                 self._line = event.line
-                deal(event)
+                self._deal(event)
             elif type(event) is Action:
                 self._line = event.line
-                action(event)
+                self._action(event)
             else:
                 self._line = getattr(event, "line", 0)
                 handler = handlers.get(type(event))
