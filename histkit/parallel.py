@@ -107,6 +107,9 @@ def process_chunk(
     )
 
 
+_SPAN_BYTES = 256 * 1024  # about 100 hands of 8-max stud per chunk sent to a worker
+
+
 def _init_worker() -> None:
     gc.freeze()  # objects inherited from the parent (grammar, tables) are never garbage
     gc.set_threshold(100_000, *gc.get_threshold()[1:])  # as in bulk_gc
@@ -145,7 +148,10 @@ def run(
             for chunk in iter_chunks(paths, dialect=dialect, max_blocks=max_blocks):
                 yield process_chunk(chunk, **kw)
         return
-    chunks = iter_chunks(paths, dialect=dialect, max_blocks=max_blocks or 128)
+    # workers read their own byte ranges: the parent only finds where to cut, so it stays
+    # a small share of the work however fast the workers are (`max_blocks`: block chunks)
+    span = None if max_blocks else _SPAN_BYTES
+    chunks = iter_chunks(paths, dialect=dialect, max_blocks=max_blocks, span_bytes=span)
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:

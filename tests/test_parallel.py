@@ -11,8 +11,9 @@ import pytest
 
 from histkit.audit import audit, audit_paths
 from histkit.cli import main
+from histkit.dialects import base
 from histkit.parallel import build_tables, run
-from histkit.reader import iter_chunks, iter_hands, parse_chunk
+from histkit.reader import Span, iter_chunks, iter_hands, parse_chunk
 from tests.conftest import POKERSTARS, SAMPLE_DATA
 from tests.test_packaging import HAND
 
@@ -55,6 +56,84 @@ def test_chunk_size_never_changes_results(tmp_path: Path) -> None:
         assert [x for c in chunks for x in parse_chunk(c)] == whole
     # the two junk blocks are one run, reported once
     assert sum(1 for x in whole if getattr(x, "kind", None) == "rejected") == 1
+
+
+def _awkward_files(folder: Path) -> dict[str, Path]:
+    """Files that test where a byte range may be cut: every way the reader's decoding and
+    block splitting can depend on what came before."""
+    hands = [HAND.replace("1000000001", str(i)) for i in range(1, 5)]
+    junk = "this is not a hand\nPokerStars is not a header here\n"
+    plain = "\n\n".join(hands[:2]) + "\n\n" + junk + "\n" + "\n\n".join(hands[2:])
+    texts: dict[str, bytes] = {
+        "plain.txt": plain.encode(),
+        "leading.txt": ("\n\n" + junk + "\n\n" + plain).encode(),
+        "crlf.txt": plain.replace("\n", "\r\n").encode(),
+        "no_blank.txt": "".join(hands).encode(),  # a header right after a summary line
+        "bom_inside.txt": ("\ufeff" + hands[0] + "\n\ufeff" + hands[1] + "\n" + hands[2]).encode(),
+        "cp1252.txt": plain.replace("Alice", "Alicé").encode("cp1252"),
+        "bare_cr.txt": (hands[0] + "\nold\rmac\rlines\n\n" + "\n\n".join(hands[1:])).encode(),
+        "binary.txt": ("\n\n".join(hands[:2]) + "\n\n").encode()
+        + b"\x00\x01\x02 garbage\n\n"
+        + "\n\n".join(hands[2:]).encode(),
+        "undecodable.txt": ("\n\n".join(hands[:2]) + "\n\n").encode()
+        + b"bad \x81\x8d bytes\n\n"
+        + "\n\n".join(hands[2:]).encode(),
+        "utf16.txt": plain.encode("utf-16"),
+        "empty.txt": b"",
+        "blank.txt": b"\n\n\n",
+    }
+    paths = {}
+    for name, data in texts.items():
+        paths[name] = folder / name
+        paths[name].write_bytes(data)
+    return paths
+
+
+@pytest.mark.parametrize("piece", [64, 1 << 20])
+def test_byte_ranges_parse_as_the_whole_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    # small read pieces: files of many pieces, cuts and decoding decided piece by piece
+    monkeypatch.setattr(base, "_READ_CHUNK", piece)
+    files = _awkward_files(tmp_path)
+    cut = {name: False for name in files}
+    for name, path in files.items():
+        whole = list(iter_hands([path]))
+        assert whole, name
+        for size in (1, 7, 300, 1 << 20):
+            chunks = list(iter_chunks([path], span_bytes=size))
+            spans = [c.span for c in chunks if c.span is not None]
+            cut[name] |= len(spans) > 1
+            assert [x for c in chunks for x in parse_chunk(c)] == whole, (name, size)
+    # ranges were really cut where that is safe, and never where it is not
+    assert all(cut[n] for n in ("plain.txt", "leading.txt", "crlf.txt", "no_blank.txt"))
+    assert all(cut[n] for n in ("cp1252.txt", "bom_inside.txt"))
+    assert not any(cut[n] for n in ("utf16.txt", "empty.txt", "blank.txt"))
+
+
+def test_cuts_stop_where_reading_may_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After binary data, an undecodable line or old Mac line ends, the rest of the file is
+    one range: reading stops there (or numbers lines as it reads) in one pass too."""
+    monkeypatch.setattr(base, "_READ_CHUNK", 64)
+    files = _awkward_files(tmp_path)
+    for name in ("binary.txt", "undecodable.txt", "bare_cr.txt"):
+        data = files[name].read_bytes()
+        bad = min(i for i in (data.find(b"\x00"), data.find(b"\x81"), data.find(b"\r")) if i >= 0)
+        spans = [c.span for c in iter_chunks([files[name]], span_bytes=1)]
+        assert all(isinstance(s, Span) for s in spans), name
+        assert spans[-1] is not None and spans[-1].end is None
+        assert all(s is not None and s.start < bad for s in spans), name  # no cut after it
+    # and before it, the file was cut (so the check above is not empty)
+    assert len(list(iter_chunks([files["binary.txt"]], span_bytes=1))) > 1
+
+
+def test_jobs_give_identical_results_on_awkward_files(tmp_path: Path) -> None:
+    _awkward_files(tmp_path)
+    assert audit_paths([tmp_path], jobs=1) == audit_paths([tmp_path], jobs=2)
+    one = build_tables([tmp_path], jobs=1)
+    two = build_tables([tmp_path], jobs=2)
+    for name, table in one.items():
+        assert table.equals(two[name]), name
 
 
 def test_run_streams_in_input_order(tmp_path: Path) -> None:

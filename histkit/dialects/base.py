@@ -118,6 +118,14 @@ _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _BINARY_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)])
 
 
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _has_binary(data: bytes) -> bool:
     return len(data.translate(None, _BINARY_DELETE)) != len(data)
 
@@ -553,28 +561,34 @@ class Dialect:
         for piece in self._pieces(f):
             yield from piece if isinstance(piece, Iterator) else piece[1]
 
-    def file_blocks(self, f: BinaryIO) -> Iterator[HandBlock]:
+    def file_blocks(self, f: BinaryIO, *, first_line: int = 1) -> Iterator[HandBlock]:
         """`blocks(lines(f))`: the same blocks, line numbers and errors, faster. Chunks
         decoded in one go are cut at their blank lines by one regex scan, so only the
-        lines around a chunk's edges (and blocks with a header inside) go one by one."""
+        lines around a chunk's edges (and blocks with a header inside) go one by one.
+        `first_line`: the file line number of f's first line, when f is a byte range of a
+        file that starts at one of its `cut_points`."""
         split = _Splitter(self.compiled.header, self.hand_start)
-        for piece in self._pieces(f):
+        split.no = first_line - 1
+        for piece in self._pieces(f, first_line - 1):
             if isinstance(piece, Iterator):
                 yield from split.lines(piece)
             else:
                 yield from split.chunk(*piece)
         yield from split.finish()
 
-    def _pieces(self, f: BinaryIO) -> Iterator[tuple[str, list[str]] | Iterator[str]]:
+    def _pieces(
+        self, f: BinaryIO, before: int = 0
+    ) -> Iterator[tuple[str, list[str]] | Iterator[str]]:
         """The file's lines in pieces: (text, its lines) for a chunk decoded in one go,
         an iterator for text that must be read line by line (UTF-16, CR line ends,
-        legacy encodings, binary data: `UnreadableFile` at its line)."""
+        legacy encodings, binary data: `UnreadableFile` at its line). `before`: the
+        number of file lines before f's first (f a byte range from `cut_points`)."""
         head = f.read(2)
         f.seek(0)
         if head in _BOMS_UTF16:
             yield _utf16_lines(f)
             return
-        no = 0
+        no = before
         rest = bytearray()  # the start of a line whose end is in a later chunk
         while True:
             data = f.read(_READ_CHUNK)
@@ -631,6 +645,63 @@ class Dialect:
                 yield from line.split("\r")
             else:
                 yield line
+
+    def cut_points(self, f: BinaryIO, every: int) -> list[tuple[int, int]] | None:
+        """Where a file can be cut into byte ranges that parse on their own to exactly
+        what the whole file gives (for `--jobs`: workers read their own range, the parent
+        only finds these): (byte offset, file line number) of a hand header line about
+        every `every` bytes. A header line always starts a block, so no block and no run
+        of junk text spans a cut, and line numbers are LF counts. Cutting stops at the
+        first stretch where that may not hold (old Mac CR line ends, binary data): the
+        rest of the file is one range, read as in one pass. None for UTF-16 files (read
+        whole). Reads the file once, in 1 MB pieces; memory stays flat."""
+        if f.read(2) in _BOMS_UTF16:
+            return None
+        f.seek(0)
+        header = self.compiled.header
+        starts = [b"\n" + s.encode("utf-8") for s in self.hand_start]
+        cuts: list[tuple[int, int]] = []
+        offset = lines = 0  # bytes and LFs before the current piece
+        target = every  # the next cut: the first header line at or after this offset
+        rest = b""
+        while True:
+            data = f.read(_READ_CHUNK)
+            if not data:
+                return cuts
+            end = data.rfind(b"\n") + 1
+            if not end:  # no line end yet: keep reading (a long line, or binary data)
+                rest += data
+                continue
+            piece = rest + data[:end] if rest else data[:end]
+            rest = data[end:]
+            crs = piece.count(b"\r") if b"\r" in piece else 0
+            if (crs and crs != piece.count(b"\r\n")) or _has_binary(piece):
+                return cuts  # from here on, lines are numbered as they are read
+            if not _decodes(piece, "utf-8") and not _decodes(piece, self.fallback_encoding):
+                return cuts  # an unreadable line ends the file's reading there
+            buf = b"\n" + piece  # so a header at the piece's start is found too
+            counted, counted_to = lines, 0  # LFs before piece[counted_to]
+            while offset + len(piece) > target:
+                found = [
+                    i for i in (buf.find(s, max(target - offset, 0)) for s in starts) if i >= 0
+                ]
+                if not found:
+                    break
+                at = min(found)  # buf index of the LF before the line = piece index of the line
+                line = piece[at : piece.index(b"\n", at)].rstrip(b"\r")
+                try:
+                    text = line.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = line.decode(self.fallback_encoding)  # checked above: it decodes
+                if at + offset > 0 and header.match(text + "\n"):
+                    counted += piece.count(b"\n", counted_to, at)
+                    counted_to = at
+                    cuts.append((offset + at, counted + 1))
+                    target = offset + at + every
+                else:  # a line that only starts like a header: look further on
+                    target = offset + at + 1
+            offset += len(piece)
+            lines = counted + piece.count(b"\n", counted_to)
 
     def blocks(self, text: str | Iterable[str]) -> Iterator[HandBlock]:
         """Split text (or its lines) into hand blocks: a blank line ends a block, and a
