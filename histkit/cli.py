@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from histkit import __version__
+from histkit import __version__, _native
 
 __all__ = ["main"]
 
@@ -100,12 +100,33 @@ def command_names() -> list[str]:
     return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
 
 
+class PrintVersion(argparse.Action):
+    """--version with compiled or pure Python (see histkit._native), printed as is: argparse's
+    own version action rewraps a long line."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        kwargs.update(nargs=0, default=argparse.SUPPRESS)
+        super().__init__(option_strings, argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"histkit {__version__} ({_native.status().describe()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="histkit",
         description="Seven Card Stud hand histories: parse, audit, tabulate, analyse.",
     )
-    parser.add_argument("--version", action="version", version=f"histkit {__version__}")
+    parser.add_argument(
+        "--version", action=PrintVersion, help="show the version and whether it runs compiled"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in command_names():
         importlib.import_module(f"histkit.commands.{name}").register(sub)

@@ -1,13 +1,18 @@
-"""The wheel ships the grammars: build it, install it into a fresh virtual environment
-(dependencies borrowed from this one, never the source tree), and parse a hand there."""
+"""The wheel ships the grammars and the mypyc-compiled modules: build it, install it into a fresh
+virtual environment (dependencies borrowed from this one, never the source tree), and parse a hand
+there with the compiled code."""
 
 from __future__ import annotations
 
+import importlib.machinery
+import json
+import os
 import site
 import subprocess
 import sys
 import sysconfig
 import textwrap
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -42,8 +47,10 @@ HAND = textwrap.dedent(
 PROGRAM = textwrap.dedent(
     """\
     import sys, histkit
+    import histkit.rules.state
     from histkit.reader import parse_text
     assert "site-packages" in histkit.__file__, histkit.__file__
+    print("STATE", histkit.rules.state.__file__)
     items = parse_text(open(sys.argv[1]).read(), source="wheel-test")
     hand, = items
     assert hand.hand_id == "1000000001", hand
@@ -73,6 +80,21 @@ def test_wheel_ships_grammars_and_parses(tmp_path: Path) -> None:
     (wheel,) = dist.glob("histkit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("histkit/grammars/") and n.endswith(".lark") for n in names), names
+    pure_build = os.environ.get("HISTKIT_PURE_BUILD") == "1"
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]
+    modules = build["targets"]["wheel"]["hooks"]["custom"]["modules"]
+    ext = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    if pure_build:
+        assert not [n for n in names if n.endswith(ext)], names
+    else:
+        # One extension per listed module beside its source, the shared library, the manifest.
+        for rel in modules:
+            stem = rel.removesuffix(".py")
+            assert rel in names and any(n.startswith(stem + ".") and n.endswith(ext) for n in names)
+        assert any(n.startswith("histkit__mypyc.") and n.endswith(ext) for n in names), names
+        manifest = json.loads(zipfile.ZipFile(wheel).read("histkit/_native.json"))
+        assert sorted(e["source"] for e in manifest["modules"].values()) == sorted(modules)
+        assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a platform wheel
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -109,8 +131,21 @@ def test_wheel_ships_grammars_and_parses(tmp_path: Path) -> None:
     )
     (tmp_path / "hand.txt").write_text(HAND)
     (tmp_path / "check.py").write_text(PROGRAM)
+    env = {k: v for k, v in os.environ.items() if k != "HISTKIT_PURE"}
     out = subprocess.run(
-        [str(py), "check.py", "hand.txt"], cwd=tmp_path, capture_output=True, text=True
+        [str(py), "check.py", "hand.txt"], cwd=tmp_path, capture_output=True, text=True, env=env
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("OK stud_hilo")
+    assert "OK stud_hilo" in out.stdout
+    state = out.stdout.split("STATE ", 1)[1].split()[0]
+    assert state.endswith(".py" if pure_build else ext), state
+    version = subprocess.run(
+        [str(py), "-m", "histkit", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert version.returncode == 0, version.stderr
+    expected = "pure Python: not compiled" if pure_build else f"compiled with mypyc: {len(modules)}"
+    assert expected in version.stdout, version.stdout
