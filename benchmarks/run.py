@@ -7,6 +7,8 @@
    scan that only adds up chips, every pattern tried on every line) and its tuned form
    (dispatch on the line's first characters) with histkit parse and histkit audit (parse,
    replay, award check) in one process, in-process so start-up is not counted; medians.
+   When histkit runs compiled (mypyc), the same is repeated in a child process running the
+   pure-Python modules (`HISTKIT_PURE=1`), each with its own regex baseline.
 3. `histkit audit --jobs 1` against `--jobs 2` as whole commands (fresh processes).
 4. Peak memory (max RSS) of `histkit parse` on `--hands` and on `--big` hands.
 5. Seven-card evaluators: histkit's batch and scalar paths, high and eight-or-better low,
@@ -66,6 +68,50 @@ def median_rates(jobs: dict[str, Callable[[], Any]], hands: int, rounds: int) ->
         for name, fn in jobs.items():
             seconds[name].append(timed(fn))
     return {k: hands / statistics.median(v) for k, v in seconds.items()}
+
+
+def one_process_rates(path: Path, n: int, rounds: int) -> dict[str, float]:
+    """The naive and tuned regex scans alternated with histkit parse and audit, in this
+    process (start-up not counted): hands per second, medians."""
+    return median_rates(
+        {
+            "naive regex scan": lambda: scan(path),
+            "tuned regex scan": lambda: scan_tuned(path),
+            "histkit parse": lambda: sum(1 for _ in iter_hands([path])),
+            "histkit audit (parse+replay+awards)": lambda: audit_paths([path], jobs=1),
+        },
+        n,
+        rounds,
+    )
+
+
+def build_mode() -> str:
+    """Which build of histkit this process runs: compiled with mypyc or pure Python."""
+    from histkit import _native
+
+    return _native.status().describe()
+
+
+def pure_rates(path: Path, n: int, rounds: int) -> dict[str, float]:
+    """`one_process_rates` in a child process running histkit's pure-Python modules."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--rates-only",
+            str(path),
+            "--hands",
+            str(n),
+            "--rounds",
+            str(rounds),
+        ],
+        env={**os.environ, "HISTKIT_PURE": "1"},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    got: dict[str, float] = json.loads(out.splitlines()[-1])
+    return got
 
 
 def command(argv: list[str]) -> tuple[float, int]:
@@ -136,7 +182,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     ap.add_argument("--evals", type=int, default=1_000_000, help="hands for the batch evaluators")
     ap.add_argument("--out", type=Path, default=HERE / "results", help="output folder")
+    ap.add_argument("--rates-only", type=Path, metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.rates_only:  # the child of pure_rates: one JSON line
+        print(json.dumps(one_process_rates(args.rates_only, args.hands, args.rounds)))
+        return
     args.out.mkdir(parents=True, exist_ok=True)
 
     print(f"generating corpora ({args.hands:,} and {args.big:,} hands) ...", flush=True)
@@ -144,18 +194,14 @@ def main() -> None:
     big = corpus(args.out, args.big)
     n = args.hands
 
-    print("alternating naive regex / parse / audit ...", flush=True)
-    rates = median_rates(
-        {
-            "naive regex scan": lambda: scan(path),
-            "tuned regex scan": lambda: scan_tuned(path),
-            "histkit parse": lambda: sum(1 for _ in iter_hands([path])),
-            "histkit audit (parse+replay+awards)": lambda: audit_paths([path], jobs=1),
-        },
-        n,
-        args.rounds,
-    )
+    mode = build_mode()
+    print(f"alternating naive regex / parse / audit ({mode}) ...", flush=True)
+    rates = one_process_rates(path, n, args.rounds)
     base = rates["naive regex scan"]
+    pure: dict[str, float] | None = None
+    if not mode.startswith("pure"):
+        print("the same in pure Python (a child process, HISTKIT_PURE=1) ...", flush=True)
+        pure = pure_rates(path, n, args.rounds)
 
     print("audit --jobs 1 vs --jobs 2 ...", flush=True)
     walls: dict[str, list[float]] = {"1": [], "2": []}
@@ -188,8 +234,15 @@ def main() -> None:
             "date": time.strftime("%Y-%m-%d"),
         },
         "hands": n,
+        "build": mode,
         "hands_per_second": rates,
         "ratio_to_naive_regex": {k: v / base for k, v in rates.items()},
+        "pure_python": None
+        if pure is None
+        else {
+            "hands_per_second": pure,
+            "ratio_to_naive_regex": {k: v / pure["naive regex scan"] for k, v in pure.items()},
+        },
         "audit_jobs2_speedup": speedup,
         "parse_jobs2_speedup": parse_speedup,
         "parse_peak_rss_kib": {str(n): mem_small, str(args.big): mem_big},
@@ -206,13 +259,26 @@ def markdown(r: dict[str, Any], big: int) -> str:
     m = r["machine"]
     lines = [
         f"Measured {m['date']} on {m['platform']}, Python {m['python']}, {m['cores']} cores "
-        f"(load average {m['load_average'][0]:.1f}); {r['hands']:,} simulated Stud Hi/Lo hands.",
+        f"(load average {m['load_average'][0]:.1f}); {r['hands']:,} simulated Stud Hi/Lo hands; "
+        f"histkit {r['build']}.",
         "",
         "| measurement | hands/s | ratio to naive regex scan |",
         "|---|---:|---:|",
     ]
     for k, v in r["hands_per_second"].items():
         lines.append(f"| {k} | {v:,.0f} | {r['ratio_to_naive_regex'][k]:.2f}x |")
+    pure = r.get("pure_python")
+    if pure:
+        lines += [
+            "",
+            "The same, alternated in a child process running the pure-Python modules "
+            "(`HISTKIT_PURE=1`):",
+            "",
+            "| measurement (pure Python) | hands/s | ratio to naive regex scan |",
+            "|---|---:|---:|",
+        ]
+        for k, v in pure["hands_per_second"].items():
+            lines.append(f"| {k} | {v:,.0f} | {pure['ratio_to_naive_regex'][k]:.2f}x |")
     lines += [
         "",
         "| scaling and memory | ratio |",
