@@ -107,7 +107,7 @@ def process_chunk(
     )
 
 
-_SPAN_BYTES = 256 * 1024  # about 100 hands of 8-max stud per chunk sent to a worker
+_SPAN_BYTES = 1 << 20  # about 400 hands of 8-max stud per chunk sent to a worker
 
 
 def _init_worker() -> None:
