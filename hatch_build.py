@@ -71,12 +71,13 @@ def _find_extension(directory: Path, stem: str) -> Path | None:
     return None
 
 
-def in_place_artifacts(root: Path, modules: list[str]) -> list[Path]:
-    """Every file an editable build may have put in the tree (to delete before rebuilding)."""
+def in_place_artifacts(root: Path) -> list[Path]:
+    """Every file an editable build may have put in the tree (to delete before rebuilding):
+    every extension module in the package, not only the listed ones, so a module dropped from
+    the list leaves no shim behind that points into the new shared library (histkit has no
+    extension modules of its own)."""
     found = [root / MANIFEST]
-    for rel in modules:
-        src = root / rel
-        found += [p for p in src.parent.glob(f"{src.stem}.*") if p.suffix in (".so", ".pyd")]
+    found += [p for p in (root / PACKAGE).rglob("*") if p.suffix in (".so", ".pyd")]
     found += [p for p in root.glob(f"{GROUP}__mypyc.*") if p.suffix in (".so", ".pyd")]
     return [p for p in found if p.is_file()]
 
@@ -166,7 +167,7 @@ class NativeBuildHook(BuildHookInterface):
         root = Path(self.root)
         modules = [str(m) for m in self.config.get("modules", [])]
         if version == "editable":
-            for old in in_place_artifacts(root, modules):
+            for old in in_place_artifacts(root):
                 old.unlink()
         if not modules:
             return

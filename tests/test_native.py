@@ -310,3 +310,26 @@ def test_parse_tables_identical(
         native, pure_table = pq.read_table(outs[False] / name), pq.read_table(outs[True] / name)
         assert native.equals(pure_table), name
         assert native.num_rows > 0 or name.stem in ("errors",), name
+
+
+def test_editable_rebuild_deletes_every_old_extension(tmp_path: Path) -> None:
+    """A module dropped from the list must not leave its shim behind: it would import the new
+    shared library and fail (found when evaluate/scalar.py left the list)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        import hatch_build
+    finally:
+        sys.path.remove(str(ROOT))
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    pkg = tmp_path / "histkit" / "evaluate"
+    pkg.mkdir(parents=True)
+    (pkg / "scalar.py").write_text("")
+    dropped = pkg / f"scalar{suffix}"  # compiled by an earlier build, no longer listed
+    group = tmp_path / f"histkit__mypyc{suffix}"
+    manifest = tmp_path / "histkit" / "_native.json"
+    for f in (dropped, group, manifest):
+        f.write_text("")
+    kept = pkg / "scalar.py"
+    found = set(hatch_build.in_place_artifacts(tmp_path))
+    assert found == {dropped, group, manifest}
+    assert kept not in found
