@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pyarrow as pa
 
 from histkit.accounting import collections, contributions
+from histkit.cards import DECK
 from histkit.model import (
     Action,
     ActionKind,
@@ -249,6 +250,9 @@ class Tables:
         return paths
 
 
+_CARD_TEXT = tuple(str(c) for c in DECK)  # "Ah" by card index: str(Card) is Python-level
+
+
 class TableBuilder:
     """Accumulates hands, replays and parse issues as column lists; `build()` makes
     `Tables` (with the audit tables when `audit=True`)."""
@@ -349,7 +353,7 @@ class TableBuilder:
                 ca["street"].append(int(e.street))
                 ca["seq"].append(seq)
                 ca["player"].append(e.player)
-                ca["kind"].append(e.kind.value)
+                ca["kind"].append(str(e.kind))  # StrEnum: its value, without the enum property
                 ca["amount"].append(e.amount)
                 ca["to_amount"].append(e.to_amount)
                 ca["all_in"].append(e.all_in)
@@ -387,13 +391,13 @@ class TableBuilder:
         h = self._cols["hands"]
         h["hand_id"].append(hid)
         h["site"].append(hand.site)
-        h["game"].append(hand.game.value)
+        h["game"].append(str(hand.game))
         h["is_tournament"].append(hand.is_tournament)
         h["tournament_id"].append(hand.tournament_id)
         h["level"].append(hand.level)
         h["mix"].append(hand.mix)
         h["currency"].append(hand.currency)
-        h["unit"].append(hand.unit.value)
+        h["unit"].append(str(hand.unit))
         h["small_bet"].append(hand.small_bet)
         h["big_bet"].append(hand.big_bet)
         h["ante"].append(hand.ante if hand.ante is not None else (max(antes) if antes else None))
@@ -433,7 +437,7 @@ class TableBuilder:
             s["last_street"].append(folded.get(p, max_street) if p in dealt else None)
             s["folded_street"].append(folded.get(p))
             s["showdown"].append(at_showdown and p not in folded)
-            s["outcome"].append(res.outcome.value if res else None)
+            s["outcome"].append(str(res.outcome) if res else None)
             s["summary_won"].append(res.won if res else None)
 
     def _card_row(
@@ -443,7 +447,7 @@ class TableBuilder:
         cc["hand_id"].append(hid)
         cc["player"].append(player)
         cc["street"].append(street)
-        cc["card"].append(None if card is None else str(card))
+        cc["card"].append(None if card is None else _CARD_TEXT[card.index])
         cc["up"].append(up)
         cc["known"].append(card is not None)
         cc["source"].append(src)
@@ -457,7 +461,7 @@ class TableBuilder:
             if i < len(rows):
                 row = rows[i]
                 if cc["card"][row] is None:
-                    cc["card"][row] = str(card)
+                    cc["card"][row] = _CARD_TEXT[card.index]
                     cc["known"][row] = True
                     cc["source"][row] = "shown"
                     cc["line"][row] = show.line
