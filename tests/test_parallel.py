@@ -78,6 +78,8 @@ def _awkward_files(folder: Path) -> dict[str, Path]:
         "undecodable.txt": ("\n\n".join(hands[:2]) + "\n\n").encode()
         + b"bad \x81\x8d bytes\n\n"
         + "\n\n".join(hands[2:]).encode(),
+        # binary data with no line end: with 64-byte reads, a read holding no LF at all
+        "binary_tail.txt": plain.encode() + b"\n\n" + b"\x00\x01" * 100,
         "utf16.txt": plain.encode("utf-16"),
         "empty.txt": b"",
         "blank.txt": b"\n\n\n",

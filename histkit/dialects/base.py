@@ -118,6 +118,37 @@ _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 _BINARY_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)])
 
 
+def _line_pieces(f: BinaryIO, before: int = 0) -> Iterator[bytes]:
+    """f's bytes, from where it stands, in pieces of whole lines of about `_READ_CHUNK`; only
+    the last piece may lack its line end. A stretch with no line end that holds binary data
+    raises `UnreadableFile` at its line (`before`: the file lines before f's first), so a
+    binary file is never held in memory whole."""
+    no = before
+    rest = bytearray()  # the start of a line whose end is in a later read
+    while data := f.read(_READ_CHUNK):
+        cut = data.rfind(b"\n") + 1
+        if not cut:  # no line end yet: a very long line (or a binary file)
+            if _BINARY_BYTES.search(data):
+                raise UnreadableFile(
+                    f"binary data, not a text hand history (line {no + 1})", no + 1
+                )
+            rest += data
+            continue
+        piece = bytes(rest) + data[:cut] if rest else data[:cut]
+        rest = bytearray(data[cut:])
+        no += piece.count(b"\n")
+        yield piece
+    if rest:
+        yield bytes(rest)
+
+
+def _plain_lines(data: bytes) -> bool:
+    """LF or CRLF line ends and no control bytes: lines that decode in one go and are
+    numbered by their LFs (a CR anywhere but before LF means old Mac line ends)."""
+    crs = data.count(b"\r") if b"\r" in data else 0
+    return (not crs or crs == data.count(b"\r\n")) and not _has_binary(data)
+
+
 def _decodes(data: bytes, encoding: str) -> bool:
     try:
         data.decode(encoding)
@@ -589,40 +620,25 @@ class Dialect:
             yield _utf16_lines(f)
             return
         no = before
-        rest = bytearray()  # the start of a line whose end is in a later chunk
-        while True:
-            data = f.read(_READ_CHUNK)
-            if not data:
-                break
-            cut = data.rfind(b"\n") + 1
-            if not cut:  # no line end yet: a very long line (or a binary file)
-                if _BINARY_BYTES.search(data):
-                    raise UnreadableFile(
-                        f"binary data, not a text hand history (line {no + 1})", no + 1
-                    )
-                rest += data
-                continue
-            chunk = bytes(rest) + data[:cut] if rest else data[:cut]
-            rest = bytearray(data[cut:])
+        for piece in _line_pieces(f, before):
+            if not piece.endswith(b"\n"):  # the file's last line, without its line end
+                yield self._decode_lines(piece, no)
+                return
             # the common cases in one go: UTF-8 with LF or CRLF line ends, no control bytes
-            # (a CR anywhere but before LF means old Mac line ends: line by line)
             decoded: str | None = None
-            crs = chunk.count(b"\r")
-            if (not crs or crs == chunk.count(b"\r\n")) and not _has_binary(chunk):
+            if _plain_lines(piece):
                 with contextlib.suppress(UnicodeDecodeError):
-                    decoded = chunk.decode("utf-8")
-                if crs and decoded is not None:
+                    decoded = piece.decode("utf-8")
+                if decoded is not None and b"\r" in piece:
                     decoded = decoded.replace("\r\n", "\n")
             if decoded is not None:
                 lines = decoded.split("\n")
-                lines.pop()  # after the chunk's last line end
+                lines.pop()  # after the piece's last line end
                 no += len(lines)
                 yield decoded, lines
             else:
-                yield self._decode_lines(chunk, no)
-                no += chunk.count(b"\n")
-        if rest:
-            yield self._decode_lines(bytes(rest), no)
+                yield self._decode_lines(piece, no)
+                no += piece.count(b"\n")
 
     def _decode_lines(self, data: bytes, before: int) -> Iterator[str]:
         """Lines one at a time: each as UTF-8 or else the site's legacy encoding, CR line
@@ -663,19 +679,15 @@ class Dialect:
         cuts: list[tuple[int, int]] = []
         offset = lines = 0  # bytes and LFs before the current piece
         target = every  # the next cut: the first header line at or after this offset
-        rest = b""
+        pieces = _line_pieces(f)
         while True:
-            data = f.read(_READ_CHUNK)
-            if not data:
+            try:
+                piece = next(pieces, b"")
+            except UnreadableFile:  # binary data: the worker reads on to it and reports it
                 return cuts
-            end = data.rfind(b"\n") + 1
-            if not end:  # no line end yet: keep reading (a long line, or binary data)
-                rest += data
-                continue
-            piece = rest + data[:end] if rest else data[:end]
-            rest = data[end:]
-            crs = piece.count(b"\r") if b"\r" in piece else 0
-            if (crs and crs != piece.count(b"\r\n")) or _has_binary(piece):
+            if not piece.endswith(b"\n"):  # the end, or the last line: no cut after it
+                return cuts
+            if not _plain_lines(piece):
                 return cuts  # from here on, lines are numbered as they are read
             if not _decodes(piece, "utf-8") and not _decodes(piece, self.fallback_encoding):
                 return cuts  # an unreadable line ends the file's reading there

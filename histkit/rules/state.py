@@ -585,19 +585,22 @@ class HandState:
         """Check one event against the rules, then apply it; returns the new violations."""
         violations = self.violations
         before = len(violations)
+        self._dispatch(event)
+        return violations[before:] if len(violations) > before else []
+
+    def _dispatch(self, event: Event) -> None:
+        """The event's handler by its type (TableNote: chat, joins, ... is part of the
+        record, not of the play)."""
         self._line = getattr(event, "line", 0)
         handler = _HANDLERS.get(type(event))
         if handler is None:
             handler = _handler_of(event)
         if handler is not None:
             handler(self, event)
-        # TableNote (chat, joins, ...) is part of the record, not of the play
-        return violations[before:] if len(violations) > before else []
 
     def feed(self, events: Iterable[Event]) -> None:
         """`apply` every event in turn; the violations collect in `violations` (the
         replay's loop: no per-event list of new violations)."""
-        handlers = _HANDLERS
         for event in events:
             # the two commonest events skip the table lookup; direct method calls, which
             # the compiled build (mypyc) turns into native calls
@@ -608,12 +611,7 @@ class HandState:
                 self._line = event.line
                 self._action(event)
             else:
-                self._line = getattr(event, "line", 0)
-                handler = handlers.get(type(event))
-                if handler is None:
-                    handler = _handler_of(event)
-                if handler is not None:
-                    handler(self, event)
+                self._dispatch(event)
 
     def _on_street(self, e: StreetStart) -> None:
         self._street_start(e.street, e.community)
