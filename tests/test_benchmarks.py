@@ -1,0 +1,70 @@
+"""`benchmarks/run.py` runs end to end at tiny sizes and writes every figure the README quotes.
+
+Timings are never asserted (the machines are noisy): only that each measurement ran,
+is a positive number, and is labelled with the build it measured. A benchmark that no longer
+runs would otherwise be found only at the next release of figures.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from histkit import _native
+from histkit.model import Hand
+from histkit.reader import iter_hands
+from tests.conftest import ROOT
+
+ONE_PROCESS = {
+    "naive regex scan",
+    "tuned regex scan",
+    "histkit parse",
+    "histkit audit (parse+replay+awards)",
+}
+
+
+@pytest.mark.slow
+def test_benchmark_script_writes_every_figure(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    argv = ["--hands", "40", "--big", "80", "--rounds", "1", "--evals", "2000", "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    r = json.loads((out / "results.json").read_text())
+    status = _native.status()
+    assert r["hands"] == 40
+    assert r["build"] == status.describe()
+    assert set(r["hands_per_second"]) == ONE_PROCESS
+    assert all(v > 0 for v in r["hands_per_second"].values())
+    assert r["ratio_to_naive_regex"]["naive regex scan"] == 1.0
+    # compiled runs repeat the one-process figures in pure Python, in a child process
+    if status.compiled:
+        assert set(r["pure_python"]["hands_per_second"]) == ONE_PROCESS
+        assert all(v > 0 for v in r["pure_python"]["hands_per_second"].values())
+    else:
+        assert r["pure_python"] is None
+    for key in ("audit_jobs2_speedup", "parse_jobs2_speedup", "parse_memory_ratio"):
+        assert r[key] > 0, key
+    assert set(r["parse_peak_rss_kib"]) == {"40", "80"}
+    evals = r["evaluations_per_second"]
+    for name in ("high, numpy batch", "low8, numpy batch", "high, scalar", "low8, scalar"):
+        assert evals[f"histkit {name}"] > 0, name
+
+    md = (out / "results.md").read_text()
+    assert "| histkit audit (parse+replay+awards) |" in md
+    assert "| `histkit audit --jobs 2` vs `--jobs 1` |" in md
+    assert "| histkit low8, numpy batch |" in md
+
+    # the corpus it measured is what the simulator wrote: every hand of it parses
+    hands = [h for h in iter_hands([out / "stud_hilo_40.txt"]) if isinstance(h, Hand)]
+    assert len(hands) == 40
