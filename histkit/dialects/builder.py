@@ -557,13 +557,9 @@ class HandBuilder:
         return no, seat.player
 
     def on_result_folded(self, m: re.Match[str], line: int) -> None:
-        no_text, player, street_text, didnt = m.group("seat", "player", "street", "didnt")
-        no = int(no_text)
-        seat = self.players.get(player)
-        if seat is None or seat.seat != no:
-            raise HandError(f"summary names {player!r} at seat {no}, not the seat list's", line)
-        player = seat.player
-        street = _STREET_WORDS[street_text.lower()]
+        no, player = self._result_seat(m, line)
+        street = _STREET_WORDS[m["street"].lower()]
+        didnt = m["didnt"]
         self.results.append(
             _SEAT_RESULT(
                 no, player, SeatOutcome.FOLDED, 0, (), None, street, didnt is not None, line
@@ -609,12 +605,7 @@ class HandBuilder:
 
 
 def _street_handler(street: Street) -> Callable[[HandBuilder, re.Match[str], int], None]:
-    def on_street(b: HandBuilder, m: re.Match[str], line: int) -> None:
-        b.street = street
-        card = m["card"] if "card" in m.re.groupindex else None
-        b.events.append(_STREET_START(street, parse_card(card) if card else None, line))
-
-    return on_street
+    return lambda b, m, line: b.on_street(m, line, street)
 
 
 def _action_handler(kind: ActionKind) -> Callable[[HandBuilder, re.Match[str], int], None]:
