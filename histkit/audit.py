@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from histkit.model import Hand
-from histkit.rules import POKERSTARS, RuleProfile, Violation
+from histkit.rules import RuleProfile, Violation
 from histkit.rules.continuity import StackRecord, check_continuity, stack_record
 from histkit.rules.replay import Replay, replay
 
@@ -31,6 +31,7 @@ class AuditReport:
     violations: tuple[Violation, ...]
     rejected: tuple[Any, ...] = ()  # the reader's ParseIssue records of kind "rejected"
     skipped: int = 0
+    unknown: tuple[Any, ...] = ()  # ParseIssues of kind "unknown": files of no known site
     by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
 
@@ -71,11 +72,14 @@ class AuditReport:
                 for r in self.rejected
             ],
             "skipped": self.skipped,
+            "unknown_files": [
+                {"source_file": r.source_file, "reason": r.reason} for r in self.unknown
+            ],
         }
 
 
 def replays(
-    items: Iterable[Hand | Any], profile: RuleProfile = POKERSTARS
+    items: Iterable[Hand | Any], profile: RuleProfile | None = None
 ) -> Iterator[Replay | Any]:
     """Replay every hand of `items` (as `histkit.reader.iter_hands` yields); parse issues
     pass through unchanged, in input order."""
@@ -92,6 +96,7 @@ class _Tally:
         self.rejected: list[Any] = []
         self.stacks: list[StackRecord] = []  # for stack continuity
         self.skipped: list[Any] = []
+        self.unknown: list[Any] = []  # files of no known site's format
         self.sources: dict[str, str] = {}
 
     def add_replay(self, rp: Replay) -> None:
@@ -102,7 +107,12 @@ class _Tally:
         self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"
 
     def add_issue(self, issue: Any) -> None:
-        (self.skipped if issue.kind == "skipped" else self.rejected).append(issue)
+        if issue.kind == "skipped":
+            self.skipped.append(issue)
+        elif issue.kind == "unknown":
+            self.unknown.append(issue)
+        else:
+            self.rejected.append(issue)
 
     def add_chunk(self, r: ChunkResult) -> None:
         self.hands += r.hands
@@ -110,9 +120,10 @@ class _Tally:
         self.rejected.extend(r.rejected)
         self.stacks.extend(r.stack_records)
         self.skipped.extend(r.skipped_records)
+        self.unknown.extend(r.unknown)
         self.sources.update(r.hand_sources)
 
-    def report(self, profile: RuleProfile, continuity: bool) -> AuditReport:
+    def report(self, profile: RuleProfile | None, continuity: bool) -> AuditReport:
         found = list(self.violations)
         if continuity:
             found.extend(check_continuity([*self.stacks, *self.skipped], profile))
@@ -123,6 +134,7 @@ class _Tally:
             violations=tuple(found),
             rejected=tuple(self.rejected),
             skipped=len(self.skipped),
+            unknown=tuple(self.unknown),
             by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
             source_of=dict(self.sources),
         )
@@ -130,7 +142,7 @@ class _Tally:
 
 def audit(
     items: Iterable[Hand | Replay | Any],
-    profile: RuleProfile = POKERSTARS,
+    profile: RuleProfile | None = None,
     *,
     continuity: bool = True,
 ) -> AuditReport:
@@ -148,19 +160,20 @@ def audit(
 
 def audit_paths(
     paths: Iterable[str | Path],
-    profile: RuleProfile = POKERSTARS,
+    profile: RuleProfile | None = None,
     *,
     jobs: int = 1,
     continuity: bool = True,
-    dialect: str = "pokerstars",
+    site: str | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> AuditReport:
     """Audit hand-history files or folders, replaying in `jobs` processes; the report is
-    the same for any `jobs`. `on_progress(n)` is called as each chunk of n hands is done."""
+    the same for any `jobs`. `profile` None: each hand under its site's house rules;
+    `site` None: each hand's site detected from its text. `on_progress(n)` is called as each chunk of n hands is done."""
     from histkit.parallel import run
 
     tally = _Tally()
-    for r in run(paths, jobs=jobs, dialect=dialect, tables=False, audit=True, profile=profile):
+    for r in run(paths, jobs=jobs, site=site, tables=False, audit=True, profile=profile):
         tally.add_chunk(r)
         if on_progress is not None:
             on_progress(r.hands)

@@ -71,6 +71,31 @@ def add_jobs_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_site_option(p: argparse.ArgumentParser) -> None:
+    """`--site NAME`: read every file as that site's (default: detect each hand's site)."""
+    from histkit.dialects import get_dialect, known_sites
+
+    sites = ", ".join(f"{n} ({get_dialect(n).title})" for n in known_sites())
+    p.add_argument(
+        "--site",
+        "--dialect",
+        dest="site",
+        metavar="NAME",
+        help=f"read every hand as this site's instead of detecting each hand's site: {sites}",
+    )
+
+
+def check_site(site: str | None) -> str | None:
+    """The --site value, or a usage error naming the known sites."""
+    if site is None:
+        return None
+    from histkit.dialects import known_sites
+
+    if site not in known_sites():
+        raise UsageError(f"--site: unknown site {site!r} (known: {', '.join(known_sites())})")
+    return site
+
+
 def check_jobs(jobs: int | None) -> int:
     from histkit.parallel import default_jobs
 

@@ -284,6 +284,12 @@ class Summary:
     board: tuple[Card, ...] = ()
     seats: tuple[SeatResult, ...] = ()
     line: int = 0
+    fee: int = 0  # money the house takes from the pot besides the rake (a jackpot drop)
+
+    @property
+    def taken(self) -> int:
+        """What the house keeps of the pot: rake and fees."""
+        return self.rake + self.fee
 
 
 # ----------------------------------------------------------------------------- hand

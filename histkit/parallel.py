@@ -21,7 +21,7 @@ from typing import Any
 
 from histkit.model import Hand
 from histkit.reader import Chunk, ParseIssue, iter_chunks, parse_chunk
-from histkit.rules import POKERSTARS, RuleProfile, Violation
+from histkit.rules import RuleProfile, Violation
 from histkit.rules.continuity import StackRecord, stack_record
 from histkit.rules.replay import replay
 from histkit.tables import TableBuilder, Tables
@@ -46,6 +46,8 @@ class ChunkResult:
     games: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
     rejected: tuple[ParseIssue, ...] = ()
+    sites: Counter[tuple[str, str]] = field(default_factory=Counter)  # (site, game) -> hands
+    unknown: tuple[ParseIssue, ...] = ()  # files of no known site's format
     skipped_records: tuple[ParseIssue, ...] = ()
     violations: tuple[Violation, ...] = ()
     # For stack continuity across hands: what the check reads of each hand.
@@ -60,12 +62,13 @@ class ChunkResult:
 def process_chunk(
     chunk: Chunk,
     *,
-    dialect: str = "pokerstars",
+    site: str | None = None,
     tables: bool = True,
     audit: bool = False,
-    profile: RuleProfile = POKERSTARS,
+    profile: RuleProfile | None = None,
 ) -> ChunkResult:
-    """Parse one chunk, replay its hands when auditing, and build its tables."""
+    """Parse one chunk, replay its hands when auditing, and build its tables. `site`
+    forces a site (None: detected per hand); `profile` overrides each site's house rules."""
     builder = TableBuilder(audit=audit) if tables else None
     games: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
@@ -74,9 +77,12 @@ def process_chunk(
     violations: list[Violation] = []
     records: list[StackRecord] = []
     sources: list[tuple[str, str]] = []
-    for item in parse_chunk(chunk, dialect=dialect):
+    sites: Counter[tuple[str, str]] = Counter()
+    unknown: list[ParseIssue] = []
+    for item in parse_chunk(chunk, site=site):
         if isinstance(item, Hand):
             games[item.game.value] += 1
+            sites[item.site, item.game.value] += 1
             if audit:
                 rp = replay(item, profile)
                 violations.extend(rp.violations)
@@ -90,6 +96,8 @@ def process_chunk(
             if item.kind == "skipped":
                 skipped[item.game or "unknown game"] += 1
                 skipped_records.append(item)
+            elif item.kind == "unknown":
+                unknown.append(item)
             else:
                 rejected.append(item)
             if builder is not None:
@@ -104,6 +112,8 @@ def process_chunk(
         violations=tuple(violations),
         stack_records=tuple(records),
         hand_sources=tuple(sources),
+        sites=sites,
+        unknown=tuple(unknown),
     )
 
 
@@ -134,24 +144,24 @@ def run(
     paths: Iterable[str | Path],
     *,
     jobs: int = 1,
-    dialect: str = "pokerstars",
+    site: str | None = None,
     tables: bool = True,
     audit: bool = False,
-    profile: RuleProfile = POKERSTARS,
+    profile: RuleProfile | None = None,
     max_blocks: int | None = None,
 ) -> Iterator[ChunkResult]:
     """Results per chunk of the input, in input order. `jobs > 1` spreads chunks over
     worker processes; the results are the same as with one process."""
-    kw: dict[str, Any] = {"dialect": dialect, "tables": tables, "audit": audit, "profile": profile}
+    kw: dict[str, Any] = {"site": site, "tables": tables, "audit": audit, "profile": profile}
     if jobs <= 1:
         with bulk_gc():
-            for chunk in iter_chunks(paths, dialect=dialect, max_blocks=max_blocks):
+            for chunk in iter_chunks(paths, site=site, max_blocks=max_blocks):
                 yield process_chunk(chunk, **kw)
         return
     # workers read their own byte ranges: the parent only finds where to cut, so it stays
     # a small share of the work however fast the workers are (`max_blocks`: block chunks)
     span = None if max_blocks else _SPAN_BYTES
-    chunks = iter_chunks(paths, dialect=dialect, max_blocks=max_blocks, span_bytes=span)
+    chunks = iter_chunks(paths, site=site, max_blocks=max_blocks, span_bytes=span)
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:
@@ -168,14 +178,16 @@ def build_tables(
     paths: Iterable[str | Path],
     *,
     jobs: int = 1,
-    dialect: str = "pokerstars",
+    site: str | None = None,
     audit: bool = False,
-    profile: RuleProfile = POKERSTARS,
+    profile: RuleProfile | None = None,
+    dialect: str | None = None,
 ) -> Tables:
     """All tables of the input in memory (for stats and notebooks); `jobs` as in `run`."""
     import pyarrow as pa
 
-    parts = [r.tables for r in run(paths, jobs=jobs, dialect=dialect, audit=audit, profile=profile)]
+    site = site if site is not None else dialect  # `dialect`: the older name of `site`
+    parts = [r.tables for r in run(paths, jobs=jobs, site=site, audit=audit, profile=profile)]
     present = [t for t in parts if t is not None]
     if not present:
         return TableBuilder(audit=audit).build()

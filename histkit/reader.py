@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from histkit.dialects import get_dialect
-from histkit.dialects.base import Dialect, HandBlock, ParseIssue, UnreadableFile, decode_bytes
+from histkit.dialects import Detector, Dialect, detector
+from histkit.dialects.sink import clip_line
 from histkit.model import Hand
+from histkit.reading.decode import UnreadableFile, decode_bytes
+from histkit.reading.split import HandBlock, ParseIssue, cut_points, file_blocks, text_blocks
+
+Site = str | Dialect | None  # a site's name or dialect to force one; None: detect each hand
 
 __all__ = [
     "Chunk",
@@ -29,6 +33,7 @@ __all__ = [
     "iter_chunks",
     "iter_files",
     "iter_hands",
+    "parse_blocks",
     "parse_chunk",
     "parse_text",
     "read_file_text",
@@ -94,12 +99,13 @@ class Chunk:
     blocks: tuple[HandBlock, ...] = ()
     issue: ParseIssue | None = None
     span: Span | None = None
+    whole: bool = False  # the blocks are the whole file (a file of no site's hands is one)
 
 
 def iter_chunks(
     paths: Iterable[str | Path],
     *,
-    dialect: str | Dialect = "pokerstars",
+    site: Site = None,
     max_blocks: int | None = None,
     span_bytes: int | None = None,
 ) -> Iterator[Chunk]:
@@ -109,8 +115,9 @@ def iter_chunks(
 
     `span_bytes`: byte-range chunks of about that size instead, for worker processes (the
     parent reads each file once to find the cuts, and decodes and splits nothing); files
-    that cannot be cut (UTF-16) come as block chunks."""
-    d = get_dialect(dialect)
+    that cannot be cut (UTF-16) come as block chunks. `site`: read every file as that
+    site's (None: each hand's site is detected from its first line)."""
+    starts = detector(site)
     size = max_blocks or _STREAM_BLOCKS
     for path in iter_files(paths):
         source = str(path)
@@ -122,38 +129,41 @@ def iter_chunks(
             cuts = None
             if span_bytes is not None:
                 with open(path, "rb") as f:
-                    cuts = d.cut_points(f, span_bytes)
+                    cuts = cut_points(f, span_bytes, starts)
         except OSError as e:
             yield _os_issue(source, e)
             continue
         if cuts is None:
             try:
                 with open(path, "rb") as f:
-                    yield from _file_chunks(source, f, d, size)
+                    yield from _file_chunks(source, f, starts, size)
             except OSError as e:
                 yield _os_issue(source, e)
             continue
-        starts = [(0, 1), *cuts]
-        for (start, line), (end, _) in zip(starts, [*cuts, (None, 0)], strict=True):
+        bounds = [(0, 1), *cuts]
+        for (start, line), (end, _) in zip(bounds, [*cuts, (None, 0)], strict=True):
             yield Chunk(source, span=Span(start, end, line))
 
 
 def _file_chunks(
-    source: str, f: BinaryIO, d: Dialect, size: int, span: Span | None = None
+    source: str, f: BinaryIO, starts: Detector, size: int, span: Span | None = None
 ) -> Iterator[Chunk]:
-    """One file's (or one span's) chunks of blocks, then its issue if reading failed."""
+    """One file's (or one span's) chunks of blocks, then its issue if reading failed. The
+    last chunk is marked `whole` when it is the whole file."""
     blocks: list[HandBlock] = []
+    cut = False
     seen = False
+    whole_file = span is None or span.whole
     try:
-        for block in d.file_blocks(f, first_line=span.first_line if span else 1):
+        for block in file_blocks(f, starts, first_line=span.first_line if span else 1):
             seen = True
-            if len(blocks) >= size and d.starts_hand(block):
+            if len(blocks) >= size and starts.is_header(block.lines[0]):
                 yield Chunk(source, tuple(blocks))
-                blocks = []
+                blocks, cut = [], True
             blocks.append(block)
         if blocks:
-            yield Chunk(source, tuple(blocks))
-        elif not seen and (span is None or span.whole):
+            yield Chunk(source, tuple(blocks), whole=whole_file and not cut)
+        elif not seen and whole_file:
             yield Chunk(source, issue=_issue(source, None, "empty file: no hands in it"))
     except UnreadableFile as e:
         if blocks:
@@ -170,11 +180,8 @@ def _os_issue(source: str, e: OSError) -> Chunk:
     return Chunk(source, issue=_issue(source, None, f"cannot read file: {why}"))
 
 
-def parse_chunk(
-    chunk: Chunk, *, dialect: str | Dialect = "pokerstars"
-) -> Iterator[Hand | ParseIssue]:
+def parse_chunk(chunk: Chunk, *, site: Site = None) -> Iterator[Hand | ParseIssue]:
     """The hands and issues of one chunk, in order (a span is read here)."""
-    d = get_dialect(dialect)
     if chunk.issue is not None:
         yield chunk.issue
     elif chunk.span is not None:
@@ -184,24 +191,79 @@ def parse_chunk(
                 f.seek(span.start)
                 data = f.read() if span.end is None else f.read(span.end - span.start)
         except OSError as e:
-            yield from parse_chunk(_os_issue(chunk.source, e), dialect=d)
+            yield from parse_chunk(_os_issue(chunk.source, e), site=site)
             return
-        for part in _file_chunks(chunk.source, io.BytesIO(data), d, len(data) + 1, span):
-            yield from parse_chunk(part, dialect=d)
+        starts = detector(site)
+        for part in _file_chunks(chunk.source, io.BytesIO(data), starts, len(data) + 1, span):
+            yield from parse_chunk(part, site=site)
     else:
-        yield from d.parse_blocks(chunk.blocks, chunk.source)
+        yield from parse_blocks(chunk.blocks, chunk.source, site=site, whole=chunk.whole)
+
+
+def parse_blocks(
+    blocks: Iterable[HandBlock], source: str, *, site: Site = None, whole: bool = False
+) -> Iterator[Hand | ParseIssue]:
+    """Every hand or issue of a run of blocks, each block read by the dialect of its first
+    line; a run of text that is not hands is reported once, and `whole` blocks of a file
+    in which no block is any site's hand are one issue: a file of an unknown format."""
+    det = detector(site)
+    junk: list[HandBlock] = []  # first and last block of the current run
+    junk_lines = 0
+    any_hand = False
+    for block in blocks:
+        first = block.lines[0]
+        d = det.dialect_of(first)
+        if d is None and first.startswith(det.prefixes):
+            # starts like a site's header but is not one: that site words the rejection
+            d = next((x for x in det.dialects if first.startswith(x.hand_start)), None)
+        result = d.parse_block(block, source) if d is not None else None
+        if result is None:
+            junk[1:] = [block]
+            junk_lines += len(block.lines)
+            continue
+        any_hand = True
+        if junk:
+            yield _junk_issue(junk[0], junk[-1], junk_lines, source)
+            junk, junk_lines = [], 0
+        yield result
+    if junk:
+        if whole and not any_hand:
+            yield ParseIssue(
+                source,
+                junk[0].start_line,
+                None,
+                None,
+                "unknown",
+                "not a hand history of a known site; its first line is "
+                + clip_line(junk[0].lines[0]),
+            )
+        else:
+            yield _junk_issue(junk[0], junk[-1], junk_lines, source)
+
+
+def _junk_issue(first: HandBlock, last: HandBlock, n: int, source: str) -> ParseIssue:
+    lines = f"line {first.start_line}" if n == 1 else f"lines {first.start_line}-{last.end_line}"
+    return ParseIssue(
+        source,
+        first.start_line,
+        1,
+        None,
+        "rejected",
+        f"text that is not part of any hand ({lines}), starting {clip_line(first.lines[0])}",
+    )
 
 
 def iter_hands(
-    paths: Iterable[str | Path], *, dialect: str | Dialect = "pokerstars"
+    paths: Iterable[str | Path], *, site: Site = None, dialect: Site = None
 ) -> Iterator[Hand | ParseIssue]:
-    """Every hand and issue of the given files or folders, in input order.
+    """Every hand and issue of the given files or folders, in input order; each hand's
+    site is detected from its text unless `site` (or its older name `dialect`) forces one.
 
     Files are read line by line and hands are yielded as their chunk of blocks is parsed,
     so memory is bounded by a chunk (a few hundred hands), not by the file."""
-    d = get_dialect(dialect)
-    for chunk in iter_chunks(paths, dialect=d):
-        yield from parse_chunk(chunk, dialect=d)
+    site = site if site is not None else dialect
+    for chunk in iter_chunks(paths, site=site):
+        yield from parse_chunk(chunk, site=site)
 
 
 def _issue(source: str, line: int | None, reason: str) -> ParseIssue:
@@ -212,10 +274,17 @@ _STREAM_BLOCKS = 256
 
 
 def parse_text(
-    text: str, *, source: str = "<string>", dialect: str | Dialect = "pokerstars"
+    text: str, *, source: str = "<string>", site: Site = None, dialect: Site = None
 ) -> list[Hand | ParseIssue]:
     """Every hand and issue of one text (already decoded; CRLF is fine)."""
-    d = get_dialect(dialect)
+    site = site if site is not None else dialect
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return list(d.parse(text.removeprefix("\ufeff"), source))
+    items = list(
+        parse_blocks(
+            text_blocks(text.removeprefix("\ufeff"), detector(site)), source, site=site, whole=True
+        )
+    )
+    if not items:
+        items.append(ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it"))
+    return items

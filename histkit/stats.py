@@ -166,7 +166,7 @@ def load(
     paths: Sequence[str | Path],
     *,
     audit: bool = True,
-    dialect: str = "pokerstars",
+    site: str | None = None,
     jobs: int = 1,
 ) -> dict[str, pa.Table]:
     """The tables of hand-history files/folders, or of folders `histkit parse` wrote
@@ -188,7 +188,7 @@ def load(
         return out
     from histkit.parallel import build_tables
 
-    tables = build_tables(list(paths), jobs=jobs, dialect=dialect, audit=audit)
+    tables = build_tables(list(paths), jobs=jobs, site=site, audit=audit)
     return dict(tables.items())
 
 

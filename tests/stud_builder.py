@@ -130,7 +130,7 @@ def build(
             res = SeatResult(s.seat, p, SeatOutcome.OTHER)
         results.append(res)
     return Hand(
-        site="test",
+        site="pokerstars",
         hand_id=hand_id,
         game=Game(game),
         small_bet=small_bet,

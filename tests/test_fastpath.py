@@ -23,12 +23,16 @@ import pytest
 
 import histkit.dialects.base as base
 from histkit import model
-from histkit.dialects.base import Dialect, HandBuilder, HandError, UnreadableFile
+from histkit.dialects.base import Dialect, HandError
+from histkit.dialects.builder import LineReader
 from histkit.dialects.fastpath import LineMatcher, constructor, line_local, literals
 from histkit.dialects.pokerstars import PokerStars
 from histkit.dialects.pokerstars_writer import write_hands
 from histkit.model import Hand
 from histkit.reader import ParseIssue
+from histkit.reading import decode, split
+from histkit.reading.decode import UnreadableFile, decode_lines
+from histkit.reading.split import file_blocks, file_lines, text_blocks
 from tests.conftest import SAMPLE_DATA, corpus_files, needs_corpus
 from tests.dialects.synthetic import hilo_2008, holdem_hand, razz_tournament, stud_hand
 
@@ -41,9 +45,9 @@ class Counting:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.built = self.left = 0
-        real = HandBuilder.build_fast
+        real = LineReader.read_fast
 
-        def spy(b: HandBuilder, matcher: LineMatcher, header: object) -> Hand | None:
+        def spy(b: LineReader, matcher: LineMatcher, header: object) -> Hand | None:
             try:
                 hand = real(b, matcher, header)  # type: ignore[arg-type]
             except HandError:
@@ -54,7 +58,7 @@ class Counting:
                 self.built += 1
             return hand
 
-        monkeypatch.setattr(HandBuilder, "build_fast", spy)
+        monkeypatch.setattr(LineReader, "read_fast", spy)
 
 
 def both(text: str, source: str = "t.txt") -> list[Hand | ParseIssue]:
@@ -76,8 +80,8 @@ def test_real_corpus_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     hands = 0
     for f in corpus_files():
         with open(f, "rb") as a, open(f, "rb") as b:
-            fast = list(FAST.parse(FAST.lines(a), str(f)))
-            lalr = list(LALR.parse(LALR.lines(b), str(f)))
+            fast = list(FAST.parse(file_lines(a), str(f)))
+            lalr = list(LALR.parse(file_lines(b), str(f)))
         assert fast == lalr, f
         hands += sum(isinstance(h, Hand) for h in fast)
     assert hands == 86
@@ -305,7 +309,7 @@ def _slow_lines(d: Dialect, data: bytes) -> list[str]:
     """The reference: the line-by-line decoder over the whole file."""
     out: list[str] = []
     try:
-        out.extend(d._decode_lines(data, 0))
+        out.extend(decode_lines(data, 0))
     except UnreadableFile as e:
         out.append(f"<unreadable {e.line}: {e}>")
     return out
@@ -314,7 +318,7 @@ def _slow_lines(d: Dialect, data: bytes) -> list[str]:
 def _chunked_lines(d: Dialect, data: bytes) -> list[str]:
     out: list[str] = []
     try:
-        out.extend(d.lines(io.BytesIO(data)))
+        out.extend(file_lines(io.BytesIO(data)))
     except UnreadableFile as e:
         out.append(f"<unreadable {e.line}: {e}>")
     return out
@@ -324,7 +328,7 @@ def _chunked_lines(d: Dialect, data: bytes) -> list[str]:
 def test_chunked_reader_reads_like_line_by_line(
     chunk: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(base, "_READ_CHUNK", chunk)
+    monkeypatch.setattr(decode, "_READ_CHUNK", chunk)
     text = stud_hand() + "\n\n" + hilo_2008()
     datas = [
         text.encode(),
@@ -385,7 +389,7 @@ def test_file_blocks_cuts_like_blocks_of_lines(chunk: int, monkeypatch: pytest.M
     """The chunked splitter gives the blocks (and line numbers, and errors) of the line by
     line one, on random mixes of hands, blank and blank-looking lines, headers without a
     blank line before them, BOMs, junk, CR line ends and binary tails."""
-    monkeypatch.setattr(base, "_READ_CHUNK", chunk)
+    monkeypatch.setattr(decode, "_READ_CHUNK", chunk)
     rng = random.Random(chunk)
     hands = [stud_hand("7"), hilo_2008(), razz_tournament(), holdem_hand()]
     pieces = [
@@ -413,8 +417,8 @@ def test_file_blocks_cuts_like_blocks_of_lines(chunk: int, monkeypatch: pytest.M
         if rng.random() < 0.3:
             variants.append(text.encode("cp1252", errors="replace"))
         for raw in variants:
-            fast = _blocks_or_error(lambda raw=raw: FAST.file_blocks(io.BytesIO(raw)))
-            slow = _blocks_or_error(lambda raw=raw: FAST.blocks(FAST.lines(io.BytesIO(raw))))
+            fast = _blocks_or_error(lambda raw=raw: file_blocks(io.BytesIO(raw), FAST))
+            slow = _blocks_or_error(lambda raw=raw: text_blocks(file_lines(io.BytesIO(raw)), FAST))
             assert fast == slow
 
 
@@ -422,17 +426,17 @@ def test_file_blocks_hands_over_whole_blocks(monkeypatch: pytest.MonkeyPatch) ->
     """In a file of hands and blank lines, only the edges go line by line."""
     text = "\n\n\n".join(stud_hand(str(i)) for i in range(1, 30)) + "\n"
     one_by_one = 0
-    real = base._Splitter.lines
+    real = split.Splitter.lines
 
-    def counting(self: Any, lines: Any) -> Iterator[base.HandBlock]:
+    def counting(self: Any, lines: Any) -> Iterator[split.HandBlock]:
         nonlocal one_by_one
         lines = list(lines)
         one_by_one += len(lines)
         return real(self, lines)
 
-    monkeypatch.setattr(base._Splitter, "lines", counting)
-    blocks = list(FAST.file_blocks(io.BytesIO(text.encode())))
+    monkeypatch.setattr(split.Splitter, "lines", counting)
+    blocks = list(file_blocks(io.BytesIO(text.encode()), FAST))
     second = (stud_hand("1") + "\n\n\n").count("\n") + 1
     assert len(blocks) == 29 and [b.start_line for b in blocks[:2]] == [1, second]
     assert one_by_one < 3 * len(blocks[0].lines)  # the first block, a blank, the last block
-    assert blocks == list(FAST.blocks(text))
+    assert blocks == list(text_blocks(text, FAST))

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from histkit.dialects import get_dialect
-from histkit.dialects.base import UnreadableFile, decode_bytes
 from histkit.model import Hand
 from histkit.reader import ParseIssue, iter_files, iter_hands, parse_text, read_file_text
+from histkit.reading.decode import UnreadableFile, decode_bytes
+from histkit.reading.split import text_blocks
 from tests.dialects.synthetic import hilo_2008, razz_tournament, stud_hand
 
 
@@ -81,7 +82,7 @@ def test_iter_hands_streams(tmp_path: Path) -> None:
     assert isinstance(it, types.GeneratorType)
     a, b = next(it), next(it)
     assert isinstance(a, Hand) and isinstance(b, Hand) and (a.hand_id, b.hand_id) == ("1", "2")
-    blocks = get_dialect().blocks(stud_hand("1"))
+    blocks = text_blocks(stud_hand("1"), get_dialect())
     assert isinstance(blocks, types.GeneratorType)
 
 

@@ -16,7 +16,9 @@ from histkit.cli import (
     EXIT_OK,
     UsageError,
     add_jobs_option,
+    add_site_option,
     check_jobs,
+    check_site,
     existing_paths,
     plural,
     progress_bar,
@@ -43,9 +45,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     p.add_argument(
         "--profile",
-        default="pokerstars",
         metavar="NAME|FILE",
-        help="rule profile: pokerstars (default), casino, or a TOML file",
+        help="house rules to audit under: a site's (pokerstars, fulltilt, ...), casino "
+        "(Robert's Rules), or a TOML file (default: each hand's own site's rules)",
     )
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report here (default stdout)")
@@ -55,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also list informational records (e.g. showdowns that cannot be checked)",
     )
     p.add_argument("--no-continuity", action="store_true", help="skip stack checks across hands")
-    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_site_option(p)
     add_jobs_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
@@ -67,9 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
     paths = existing_paths(args.paths)
     try:
-        profile = load_profile(args.profile)
+        profile = load_profile(args.profile) if args.profile else None
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
+    profile_name = profile.name if profile is not None else "each site's own"
     jobs = check_jobs(args.jobs)
     with progress_bar(enabled=not args.quiet, desc="auditing") as bar:
         report = audit_paths(
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             profile,
             jobs=jobs,
             continuity=not args.no_continuity,
-            dialect=args.dialect,
+            site=check_site(args.site),
             on_progress=bar.update,
         )
     shown = report.violations if args.info else report.errors
@@ -86,12 +89,12 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         text = _csv(shown)
     else:
-        text = _text(report, shown, profile.name)
+        text = _text(report, shown, profile_name)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
         if args.format != "text":
-            print(_verdict(report, profile.name), file=sys.stderr)
+            print(_verdict(report, profile_name), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_FOUND if (report.errors or report.rejected) else EXIT_OK

@@ -11,7 +11,9 @@ from histkit.cli import (
     EXIT_OK,
     UsageError,
     add_jobs_option,
+    add_site_option,
     check_jobs,
+    check_site,
     existing_paths,
     plural,
     progress_bar,
@@ -31,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder")
-    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_site_option(p)
     p.add_argument(
         "--batch-size", type=int, default=5000, help="hands per Parquet row group (default 5000)"
     )
@@ -65,10 +67,11 @@ def _run_parse(args: argparse.Namespace) -> int:
     if args.batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
     jobs = check_jobs(args.jobs)
-    files: set[str] = set()
-    games: Counter[str] = Counter()
+    files: dict[str, set[str]] = {}  # file -> the sites of its hands
+    sites: Counter[tuple[str, str]] = Counter()
     skipped: Counter[str] = Counter()
     rejected: list[Any] = []
+    unknown: list[Any] = []
     try:
         sink = ParquetSink(
             args.output,
@@ -80,16 +83,18 @@ def _run_parse(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     with sink, progress_bar(enabled=not args.quiet, desc="parsing") as bar:
-        for r in run(paths, jobs=jobs, dialect=args.dialect, audit=args.audit):
+        for r in run(paths, jobs=jobs, site=check_site(args.site), audit=args.audit):
             if r.tables is not None:
                 sink.add_tables(r.tables)
-            files.add(r.source)
-            games.update(r.games)
+            found = files.setdefault(r.source, set())
+            found.update(site for site, _ in r.sites)
+            sites.update(r.sites)
             skipped.update(r.skipped)
             rejected.extend(r.rejected)
+            unknown.extend(r.unknown)
             bar.update(r.hands)
     if not args.quiet:
-        print(_parse_summary(len(files), games, skipped, rejected, args.output, sink.counts))
+        print(_parse_summary(files, sites, skipped, rejected, unknown, args.output, sink.counts))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
 
 
@@ -98,23 +103,41 @@ def parse_partition(text: str | None) -> tuple[str, ...]:
 
 
 def _parse_summary(
-    n_files: int,
-    games: Counter[str],
+    files: dict[str, set[str]],
+    sites: Counter[tuple[str, str]],
     skipped: Counter[str],
     rejected: list[Any],
+    unknown: list[Any],
     outdir: str,
     counts: dict[str, int],
 ) -> str:
-    lines = [f"Read {plural(n_files, 'file')}."]
-    by_game = ", ".join(f"{g} {n:,}" for g, n in sorted(games.items()))
-    lines.append(
-        f"Parsed {plural(sum(games.values()), 'stud hand')}" + (f": {by_game}." if games else ".")
-    )
+    by_site: Counter[str] = Counter()
+    for found in files.values():
+        for site in found:
+            by_site[site] += 1
+    detail = ", ".join(f"{site} {n:,}" for site, n in sorted(by_site.items()))
+    others = len(files) - sum(1 for found in files.values() if found)
+    tail = []
+    if detail:
+        tail.append(detail)
+    if others:
+        tail.append(f"{others:,} with no stud hand")
+    lines = [f"Read {plural(len(files), 'file')}" + (f": {'; '.join(tail)}." if tail else ".")]
+    total = sum(sites.values())
+    lines.append(f"Parsed {plural(total, 'stud hand')}" + (":" if total else "."))
+    for site in sorted({s for s, _ in sites}):
+        games = ", ".join(f"{g} {n:,}" for (s, g), n in sorted(sites.items()) if s == site)
+        lines.append(f"  {site}: {games}")
     if skipped:
         detail = ", ".join(f"{g} {n:,}" for g, n in skipped.most_common())
         lines.append(f"Skipped {plural(sum(skipped.values()), 'hand')} of other games: {detail}.")
     else:
         lines.append("Skipped 0 hands of other games.")
+    if unknown:
+        lines.append(f"Not hand histories of a known site: {plural(len(unknown), 'file')}:")
+        lines.extend(f"  {u.source_file}: {u.reason}" for u in unknown[:20])
+        if len(unknown) > 20:
+            lines.append(f"  ... and {len(unknown) - 20} more (see errors.parquet)")
     lines.append(f"Rejected {plural(len(rejected), 'hand')}" + (":" if rejected else "."))
     for r in rejected[:20]:
         where = f"{r.source_file}:{r.line}" if r.line else r.source_file

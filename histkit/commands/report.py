@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs, existing_paths
+from histkit.cli import (
+    EXIT_OK,
+    UsageError,
+    add_jobs_option,
+    add_site_option,
+    check_jobs,
+    check_site,
+    existing_paths,
+)
 from histkit.commands.stats import add_filter_options, filters_from
 
 
@@ -24,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--player", metavar="NAME", help="the player to report on (default: hero)")
     add_filter_options(p)
     p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")
-    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_site_option(p)
     add_jobs_option(p)
     p.set_defaults(run=run)
 
@@ -41,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
     filters = filters_from(args, player=None)
     try:
         tables = load(
-            [str(p) for p in paths], audit=True, dialect=args.dialect, jobs=check_jobs(args.jobs)
+            [str(p) for p in paths],
+            audit=True,
+            site=check_site(args.site),
+            jobs=check_jobs(args.jobs),
         )
         html = build_report(tables, args.player, filters=filters, top=args.top)
     except ValueError as e:

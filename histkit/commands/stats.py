@@ -9,7 +9,16 @@ import sys
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs, existing_paths, plural
+from histkit.cli import (
+    EXIT_OK,
+    UsageError,
+    add_jobs_option,
+    add_site_option,
+    check_jobs,
+    check_site,
+    existing_paths,
+    plural,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,7 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="skip the replay (faster; no hi/lo scoop/split counts)",
     )
-    p.add_argument("--dialect", default="pokerstars", help="site dialect (default: pokerstars)")
+    add_site_option(p)
     add_jobs_option(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.set_defaults(run=run)
@@ -112,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         tables = load(
             [str(p) for p in paths],
             audit=not args.no_audit,
-            dialect=args.dialect,
+            site=check_site(args.site),
             jobs=check_jobs(args.jobs),
         )
     except ValueError as e:

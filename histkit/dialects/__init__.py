@@ -1,13 +1,45 @@
-"""Site dialects: a registry from name to `Dialect` (one shared instance per name)."""
+"""Site dialects: a registry from name to `Dialect`, imported lazily, and detection.
+
+Each site is one module (`histkit/dialects/<site>.py`) with its grammar and writer beside
+it. `get_dialect(name)` gives one shared instance per name (its parser is built once);
+`detector()` answers, for any line, whether it starts a hand and of which site, so a
+folder that mixes sites is read with no option (`--site NAME` forces one).
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from histkit.dialects.base import Dialect, ParseIssue
-from histkit.dialects.pokerstars import PokerStars
 
-__all__ = ["Dialect", "ParseIssue", "PokerStars", "get_dialect", "register", "DIALECTS"]
+if TYPE_CHECKING:
+    from histkit.cards import Card
+    from histkit.model import Game
+    from histkit.rules.profile import RuleProfile
 
-DIALECTS: dict[str, type[Dialect]] = {"pokerstars": PokerStars}
+__all__ = [
+    "DIALECTS",
+    "Detector",
+    "Dialect",
+    "ParseIssue",
+    "detector",
+    "get_dialect",
+    "known_sites",
+    "register",
+    "site_describer",
+    "site_profile",
+]
+
+# name -> "module:Class" (imported on first use), or the class once registered
+DIALECTS: dict[str, str | type[Dialect]] = {
+    "pokerstars": "histkit.dialects.pokerstars:PokerStars",
+    "fulltilt": "histkit.dialects.fulltilt:FullTilt",
+    "winamax": "histkit.dialects.winamax:Winamax",
+    "wpn": "histkit.dialects.wpn:WinningPoker",
+    "wpn_2016": "histkit.dialects.wpn:WinningPoker2016",
+}
 _INSTANCES: dict[str, Dialect] = {}
 
 
@@ -15,7 +47,29 @@ def register(cls: type[Dialect]) -> type[Dialect]:
     """Add a site dialect (usable as a class decorator)."""
     DIALECTS[cls.name] = cls
     _INSTANCES.pop(cls.name, None)
+    _DETECTORS.clear()
+    _BY_SITE.clear()
     return cls
+
+
+def _class(name: str) -> type[Dialect]:
+    entry = DIALECTS[name]
+    if isinstance(entry, str):
+        module, _, attr = entry.partition(":")
+        entry = DIALECTS[name] = getattr(importlib.import_module(module), attr)
+    return entry
+
+
+def known_sites() -> list[str]:
+    """Every dialect name whose module is present (a site still being written is not)."""
+    out = []
+    for name in DIALECTS:
+        try:
+            _class(name)
+        except (ImportError, AttributeError):
+            continue
+        out.append(name)
+    return out
 
 
 def get_dialect(dialect: str | Dialect = "pokerstars") -> Dialect:
@@ -24,11 +78,81 @@ def get_dialect(dialect: str | Dialect = "pokerstars") -> Dialect:
     if isinstance(dialect, Dialect):
         return dialect
     try:
-        cls = DIALECTS[dialect]
-    except KeyError:
-        known = ", ".join(sorted(DIALECTS))
-        raise ValueError(f"unknown dialect {dialect!r} (known: {known})") from None
+        cls = _class(dialect)
+    except (KeyError, ImportError, AttributeError):
+        known = ", ".join(known_sites())
+        raise ValueError(f"unknown site {dialect!r} (known: {known})") from None
     inst = _INSTANCES.get(dialect)
     if inst is None or type(inst) is not cls:
         inst = _INSTANCES[dialect] = cls()
     return inst
+
+
+_BY_SITE: dict[str, list[Dialect]] = {}
+
+
+def _site_dialects(site: str) -> list[Dialect]:
+    got = _BY_SITE.get(site)
+    if got is None:
+        got = _BY_SITE[site] = [d for d in map(get_dialect, known_sites()) if d.site == site]
+    return got
+
+
+def site_profile(site: str) -> RuleProfile:
+    """The house rules a site's real hands show (its first dialect's `profile`); Robert's
+    Rules (`casino`) for a site histkit does not know."""
+    found = _site_dialects(site)
+    if found:
+        return found[0].profile
+    from histkit.rules.profile import CASINO
+
+    return CASINO
+
+
+def site_describer(site: str) -> Callable[[Game, tuple[Card, ...]], str | None] | None:
+    """The site's words for a shown hand (None when it has none to check)."""
+    found = _site_dialects(site)
+    if not found or type(found[0]).describe is Dialect.describe:
+        return None
+    return found[0].describe
+
+
+class Detector:
+    """Which dialect a hand's first line belongs to, among `dialects`: a line is tested
+    only by the dialects whose `hand_start` prefixes it starts with, then by their
+    header. Also the splitter's `HandStarts` (its prefixes and `is_header`)."""
+
+    __slots__ = ("dialects", "prefixes", "_by_prefix", "_memo")
+
+    def __init__(self, dialects: list[Dialect]) -> None:
+        self.dialects = dialects
+        self._by_prefix: list[tuple[str, Dialect]] = [
+            (p, d) for d in dialects for p in d.hand_start
+        ]
+        self.prefixes: tuple[str, ...] = tuple(dict.fromkeys(p for p, _ in self._by_prefix))
+        self._memo: dict[str, Dialect | None] = {}
+
+    def dialect_of(self, line: str) -> Dialect | None:
+        if not line.startswith(self.prefixes):
+            return None
+        for prefix, d in self._by_prefix:
+            if line.startswith(prefix) and d.is_header(line):
+                return d
+        return None
+
+    def is_header(self, line: str) -> bool:
+        return self.dialect_of(line) is not None
+
+
+_DETECTORS: dict[str | None, Detector] = {}
+
+
+def detector(site: str | Dialect | None = None) -> Detector:
+    """The detector for one site (`--site`), or for every known site (None)."""
+    if isinstance(site, Dialect):
+        return Detector([site])
+    got = _DETECTORS.get(site)
+    if got is None:
+        names = known_sites() if site is None else [site]
+        got = _DETECTORS[site] = Detector([get_dialect(n) for n in names])
+    return got

@@ -19,24 +19,139 @@ Choices (documented because the site does not write them):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import ClassVar
 
-from histkit.dialects.base import Dialect
-from histkit.model import Game
+from histkit.dialects.base import Dialect, HandBlock
+from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, utc_start
+from histkit.evaluate.names import describe as _describe
+from histkit.model import Game, PotKind, Street, Unit
+from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["PokerStars"]
+
+
+def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    """Cash, mixed cash and tournament headers of every era (grammars/pokerstars.lark)."""
+    d = r.d
+    game_text = (m["mgame"] or m["game"]).strip()
+    sb = m["msb"] or m["sb"] or m["lsb"]
+    bb = m["mbb"] or m["bb"] or m["lbb"]
+    if sb is None or bb is None:
+        raise HandError("the header states no stakes (small bet/big bet)", line)
+    r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
+    times = [(m["d1"], m["t1"], m["z0"] or m["z1"])]
+    if m["d2"]:
+        times.append((m["d2"], m["t2"], m["z2"]))
+    r.sink.header(
+        hand_id=m["id"],
+        game=d.games[game_text.upper()],
+        small_bet=r.money(sb, line),
+        big_bet=r.money(bb, line),
+        unit=r.unit,
+        currency=(m["mcur"] or m["cur"]) if r.unit is Unit.CENT else None,
+        started_at=utc_start(d, times),
+        local_time=m["date"],
+        tournament_id=m["tid"],
+        level=m["level"],
+        buy_in=m["buyin"],
+        mix=m["mix"].strip() if m["mix"] else None,
+    )
+
+
+def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
+    """`Total pot X[ Main pot Y.[ Side pot[-N] Z.]...] | Rake R` (the total before rake)."""
+    main: int | None = None
+    sides: list[int] = []
+    words = m["pots"].split()
+    # triples of "<Main|Side> pot[-N] <amount>." from the grammar-checked group
+    for i in range(0, len(words), 3):
+        which, amount = words[i], words[i + 2].removesuffix(".")
+        if which.lower() == "main":
+            main = r.money(amount, line)
+        else:
+            sides.append(r.money(amount, line))
+    r.sink.pot_total(r.money(m["total"], line), r.money(m["rake"], line), main, tuple(sides), line)
 
 
 class PokerStars(Dialect):
     name = "pokerstars"
     site = "pokerstars"
+    title = "PokerStars"
     grammar_file = "pokerstars.lark"
     hand_start: ClassVar[tuple[str, ...]] = ("PokerStars ",)
+    profile: ClassVar[RuleProfile] = POKERSTARS
+    handlers: ClassVar[Mapping[str, Handler]] = {
+        **BASE_HANDLERS,
+        "HEADER": on_header,
+        "TOTAL_POT": on_total_pot,
+    }
     games: ClassVar[Mapping[str, Game]] = {
         "7 CARD STUD LIMIT": Game.STUD,
         "7 CARD STUD HI/LO LIMIT": Game.STUD_HILO,
         "RAZZ LIMIT": Game.RAZZ,
+    }
+    street_words: ClassVar[Mapping[str, Street]] = {
+        "3rd street": Street.THIRD,
+        "4th street": Street.FOURTH,
+        "5th street": Street.FIFTH,
+        "6th street": Street.SIXTH,
+        "7th street": Street.SEVENTH,
+        "river": Street.SEVENTH,
+    }
+    pot_words: ClassVar[Mapping[str, PotKind]] = {
+        "pot": PotKind.POT,
+        "main pot": PotKind.MAIN,
+        "side pot": PotKind.SIDE,
+    }
+    terminal_labels: ClassVar[Mapping[str, str]] = {
+        **Dialect.terminal_labels,
+        "HEADER": "a hand header ('PokerStars Hand #...')",
+        "TABLE": "the table line (\"Table '...' 8-max\")",
+        "SEAT": "a seat line ('Seat N: P (X in chips)')",
+        "ANTE": "an ante ('P: posts the ante X')",
+        "DEALT": "a deal ('Dealt to P [..]')",
+        "BRING_IN": "a bring-in ('P: brings in for X')",
+        "BET": "a bet ('P: bets X')",
+        "CALL": "a call ('P: calls X')",
+        "RAISE": "a raise ('P: raises X to Y')",
+        "CHECK": "a check ('P: checks')",
+        "FOLD": "a fold ('P: folds')",
+        "BETTING_CAPPED": "'Betting is capped'",
+        "DOUBLE_BET": "'Pair on board - a double bet is allowed'",
+        "UNCALLED": "'Uncalled bet (X) returned to P'",
+        "STREET_3": "'*** 3rd STREET ***'",
+        "STREET_4": "'*** 4th STREET ***'",
+        "STREET_5": "'*** 5th STREET ***'",
+        "STREET_6": "'*** 6th STREET ***'",
+        "STREET_7": "'*** RIVER ***'",
+        "SHOW_DOWN": "'*** SHOW DOWN ***'",
+        "SHOW": "a show ('P: shows [..]')",
+        "MUCK": "'P: mucks hand'",
+        "NO_SHOW": '"P: doesn\'t show hand"',
+        "COLLECT": "a collect ('P collected X from pot')",
+        "NO_LOW": "'No low hand qualified'",
+        "SUMMARY": "'*** SUMMARY ***'",
+        "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
+        "BOARD": "'Board [..]'",
+        "RESULT_FOLDED": "a summary seat line ('Seat N: P folded on the ...')",
+        "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won/lost ...')",
+        "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked [..]')",
+        "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected (X)')",
+        "RESULT_SAT_OUT": "a summary seat line ('Seat N: P is sitting out')",
+        "_NOTE": "a chat or table note ('P said, \"...\"', 'P joins the table ...', ...)",
+        "CHAT": "a chat line ('P said, \"...\"')",
+        "JOIN": "'P joins the table at seat #N'",
+        "LEAVE": "'P leaves the table'",
+        "SIT_OUT": "'P is sitting out'",
+        "RETURNED": "'P has returned'",
+        "CONNECTED": "'P is connected'",
+        "DISCONNECTED": "'P is disconnected'",
+        "TIMED_OUT": "'P has timed out'",
+        "REMOVED": "'P was removed from the table ...'",
+        "FINISHED": "'P finished the tournament ...'",
+        "WINS_TOURNAMENT": "'P wins the tournament ...'",
     }
     currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
     reference_zone = "ET"
@@ -69,3 +184,11 @@ class PokerStars(Dialect):
         "AEST": "Australia/Sydney",
         "NZT": "Pacific/Auckland",
     }
+
+    def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
+        return (m["mgame"] or m["game"] or "").strip()
+
+    @staticmethod
+    def describe(game: Game, cards: tuple) -> str | None:  # type: ignore[type-arg]
+        """PokerStars' words for a shown hand ("a pair of Sevens", "8,7,5,4,2")."""
+        return _describe(game, cards)

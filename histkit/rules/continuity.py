@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from histkit.model import Game, Hand, NoteKind, TableNote, Unit
-from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.rules.profile import RuleProfile
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity, Violation, money
 
@@ -70,7 +70,7 @@ def stack_record(rp: Replay) -> StackRecord:
 
 
 def check_continuity(
-    items: Iterable[Hand | Replay | StackRecord | Any], profile: RuleProfile = POKERSTARS
+    items: Iterable[Hand | Replay | StackRecord | Any], profile: RuleProfile | None = None
 ) -> list[Violation]:
     """Stack continuity over many hands. `items` may mix `Hand`s, `Replay`s, their
     `StackRecord`s and the parser's skipped-hand records (anything with kind == "skipped",

@@ -134,11 +134,18 @@ def load_profile(name_or_path: str | Path) -> RuleProfile:
     """A built-in profile by name, or one read from a TOML file (unknown keys are an error)."""
     if isinstance(name_or_path, str) and name_or_path in PROFILES:
         return PROFILES[name_or_path]
+    sites = _site_profiles()
+    if isinstance(name_or_path, str) and name_or_path in sites:
+        return sites[name_or_path]
     path = Path(name_or_path)
     if not path.is_file():
-        raise ValueError(f"no such profile: {name_or_path} (built-in: {', '.join(PROFILES)})")
+        known = ", ".join(dict.fromkeys([*PROFILES, *sites]))
+        raise ValueError(f"no such profile: {name_or_path} (built-in: {known})")
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    base = PROFILES[data.pop("base", "pokerstars")]
+    base_name = data.pop("base", "pokerstars")
+    base = PROFILES.get(base_name) or _site_profiles().get(base_name)
+    if base is None:
+        raise ValueError(f"{path}: unknown base profile {base_name!r}")
     fields = {f.name: f for f in dataclasses.fields(RuleProfile)}
     unknown = set(data) - set(fields)
     if unknown:
@@ -146,3 +153,14 @@ def load_profile(name_or_path: str | Path) -> RuleProfile:
     changes = {k: _coerce(fields[k], v) for k, v in data.items()}
     changes.setdefault("name", path.stem)
     return dataclasses.replace(base, **changes)
+
+
+def _site_profiles() -> dict[str, RuleProfile]:
+    """Each known site's house rules by its profile's name (the dialects own them)."""
+    from histkit.dialects import get_dialect, known_sites
+
+    out: dict[str, RuleProfile] = {}
+    for name in known_sites():
+        prof = get_dialect(name).profile
+        out.setdefault(prof.name, prof)
+    return out

@@ -9,19 +9,21 @@ replay says so with an info record.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from histkit import evaluate as ev
 from histkit.cards import Card
 from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Street, Unit
 from histkit.rules import showdown
 from histkit.rules.games import GameSpec, HighLow, spec_for
 from histkit.rules.pots import Award, Half, Pot, Settlement
-from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.rules.profile import RuleProfile
 from histkit.rules.state import HandState
 from histkit.rules.violations import Code, Severity, Violation, money
 
 __all__ = ["Replay", "replay"]
+
+Describe = Callable[[Game, tuple[Card, ...]], "str | None"]
 
 
 # enum members as globals (cheaper than the class attribute lookup, per hand)
@@ -81,8 +83,11 @@ def _pot_index(c: Collect) -> int:
 
 
 class _Audit:
-    def __init__(self, hand: Hand, profile: RuleProfile, spec: GameSpec) -> None:
+    def __init__(
+        self, hand: Hand, profile: RuleProfile, spec: GameSpec, describe: Describe | None
+    ) -> None:
         self.hand = hand
+        self.describe = describe
         self.profile = profile
         self.spec = spec
         self.st = HandState(
@@ -126,7 +131,7 @@ class _Audit:
             for sr in summary.seats:
                 if sr.cards and sr.player in st.cards:
                     st.reveal(sr.player, sr.cards, line=sr.line)
-        rake = summary.rake if summary is not None else 0
+        rake = summary.taken if summary is not None else 0
         settlement = st.settle(rake=rake)
         self.out.extend(st.violations)
         collects = st.collects
@@ -436,7 +441,8 @@ class _Audit:
     # --------------------------------------------------------- descriptions
     def check_descriptions(self) -> None:
         game = self.hand.game
-        if game not in (_GAME_STUD, _GAME_STUD_HILO, _GAME_RAZZ):
+        describe = self.describe
+        if describe is None or game not in (_GAME_STUD, _GAME_STUD_HILO, _GAME_RAZZ):
             return
         if self.spec.game is _GAME_STUD_HILO and self.spec.low_qualifier is None:
             return
@@ -455,7 +461,7 @@ class _Audit:
                 want = wants[p]
             else:
                 cards = self._cards(p)
-                want = None if cards is None or len(cards) < 5 else ev.describe(game, cards)
+                want = None if cards is None or len(cards) < 5 else describe(game, cards)
                 wants[p] = want
             if want is None:
                 continue
@@ -494,7 +500,7 @@ class _Audit:
                 expected=total_in,
                 reported=summary.total_pot,
             )
-        rake = summary.rake
+        rake = summary.taken
         if rake < 0 or rake > summary.total_pot:
             self.v(
                 Code.RAKE,
@@ -524,7 +530,7 @@ class _Audit:
         if collected + rake != summary.total_pot:
             self.v(
                 Code.POT_TOTAL,
-                f"{self.m(collected)} collected plus {self.m(rake)} rake does not make the "
+                f"{self.m(collected)} collected plus {self.m(rake)} taken does not make the "
                 f"total pot of {self.m(summary.total_pot)}.",
                 line=line,
                 expected=summary.total_pot - rake,
@@ -620,8 +626,14 @@ def _norm(text: str) -> str:
 
 
 def replay(
-    hand: Hand, profile: RuleProfile = POKERSTARS, game: Game | GameSpec | None = None
+    hand: Hand, profile: RuleProfile | None = None, game: Game | GameSpec | None = None
 ) -> Replay:
-    """Replay one hand under a profile (the game defaults to the hand's own)."""
+    """Replay one hand under a profile (default: the house rules of the hand's site) and
+    game (default: the hand's own). Shown hands' descriptions are checked in the site's
+    words when its dialect has them."""
+    from histkit.dialects import site_describer, site_profile
+
+    if profile is None:
+        profile = site_profile(hand.site)
     spec = spec_for(game if game is not None else hand.game)
-    return _Audit(hand, profile, spec).run()
+    return _Audit(hand, profile, spec, site_describer(hand.site)).run()

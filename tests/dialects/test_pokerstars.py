@@ -38,6 +38,7 @@ from histkit.model import (
     Unit,
 )
 from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.reading.split import file_lines, text_blocks
 from tests.conftest import ROOT, needs_corpus
 from tests.dialects.synthetic import (
     chips,
@@ -658,8 +659,8 @@ def test_pure_lark_and_cython_agree_on_the_corpus() -> None:
     plain, fast = PokerStars(cython=False), PokerStars(cython=True)
     for f in corpus_files():
         with open(f, "rb") as a, open(f, "rb") as b:
-            assert list(plain.parse(plain.lines(a), str(f))) == list(
-                fast.parse(fast.lines(b), str(f))
+            assert list(plain.parse(file_lines(a), str(f))) == list(
+                fast.parse(file_lines(b), str(f))
             )
 
 
@@ -671,7 +672,7 @@ def test_no_line_is_lost(corpus_items: list[Hand | ParseIssue]) -> None:
     blocks = {}
     for f in {h.source.file for h in corpus_items if isinstance(h, Hand)}:
         with open(f, "rb") as fh:
-            for b in d.blocks(d.lines(fh)):
+            for b in text_blocks(file_lines(fh), d):
                 blocks[(f, b.start_line)] = b
     for h in (h for h in corpus_items if isinstance(h, Hand)):
         block = blocks[(h.source.file, h.source.line)]

@@ -145,7 +145,7 @@ class HandBuilder:
 
     def build(self) -> Hand:
         return Hand(
-            site="test",
+            site="pokerstars",
             hand_id=self.hand_id,
             game=self.game,
             small_bet=self.small,

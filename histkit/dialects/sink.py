@@ -1,0 +1,396 @@
+"""The one narrow interface between a site's line handlers and the data model.
+
+A dialect's handlers read what each line says and report it here, one method per kind of
+fact (a seat, an ante, a deal, a bet, a collect, a summary figure); the sink checks what is
+the model's business (players against the seat list, one seat per name, the deal shapes of
+each street) and builds the immutable `Hand`. Handlers never construct model objects, so
+site knowledge stays in the dialects and the model knows no site; and a later consumer (the
+rules engine reading the same stream without building objects) can stand in for this class.
+
+Conventions every dialect follows when it reports (docs/architecture.md, "The sink"):
+- amounts are integers in the hand's unit (cents for cash, chips for tournaments and play
+  money), already converted by the dialect; never floats;
+- a raise reports `to` (the player's street total after it) and, as `amount`, the raise
+  over the current bet when the site writes it that way (PokerStars' "raises X to Y");
+- `pot_total` gets everything the players put in (before rake) and what the house took
+  (rake, and any fee such as a jackpot drop); a site that prints the pot after rake adds
+  the rake back in its handler and says so in its docstring;
+- cards nobody saw are None; the sink never invents a card or an action.
+"""
+
+# CONTRACT v1
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from typing import Final
+
+from histkit.cards import Card
+from histkit.dialects.fastpath import constructor
+from histkit.model import (
+    Action,
+    ActionKind,
+    BettingCapped,
+    Collect,
+    Deal,
+    DoubleBetAllowed,
+    Event,
+    Game,
+    Hand,
+    Muck,
+    NoLowHand,
+    NoteKind,
+    PotKind,
+    Seat,
+    SeatOutcome,
+    SeatResult,
+    Show,
+    SourceRef,
+    Street,
+    StreetStart,
+    Summary,
+    TableNote,
+    UncalledBet,
+    Unit,
+)
+
+__all__ = ["HandError", "HandSink", "UP3", "clip_line"]
+
+
+class HandError(ValueError):
+    """A line the grammar accepted but whose content is wrong (unknown player, bad amount)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def clip_line(text: str, width: int = 100) -> str:
+    """A line quoted for an error message, cut to `width` characters."""
+    text = text.rstrip()
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
+
+
+# the model's events built without the per-field object.__setattr__ (fastpath.constructor)
+_ACTION = constructor(Action)
+_DEAL = constructor(Deal)
+_STREET_START = constructor(StreetStart)
+_SEAT = constructor(Seat)
+_SEAT_RESULT = constructor(SeatResult)
+_UNCALLED = constructor(UncalledBet)
+_COLLECT = constructor(Collect)
+_SHOW = constructor(Show)
+_MUCK = constructor(Muck)
+_NOTE = constructor(TableNote)
+_NO_LOW = constructor(NoLowHand)
+_CAPPED = constructor(BettingCapped)
+_DOUBLE_BET = constructor(DoubleBetAllowed)
+_SUMMARY = constructor(Summary)
+_SOURCE = constructor(SourceRef)
+_HAND = constructor(Hand)
+
+# the up/down pattern of a 3rd-street deal: two down, one up
+UP3: Final = (False, False, True)
+_THIRD: Final = Street.THIRD
+
+
+class HandSink:
+    """Collects one hand's facts, in line order, and builds its `Hand`.
+
+    `street` is the street of the last `street_start` (3rd until then): handlers read it
+    when a line does not name its street. `players` maps each seated name to its seat."""
+
+    __slots__ = (
+        "site",
+        "source",
+        "start_line",
+        "street",
+        "events",
+        "seats",
+        "seat_nos",
+        "players",
+        "names",
+        "known_down",
+        "hero",
+        "head",
+        "table_name",
+        "max_seats",
+        "results",
+        "pot",
+        "board",
+        "summary_line",
+        "wagers",
+    )
+
+    def __init__(self, site: str, source: str, start_line: int) -> None:
+        self.site = site
+        self.source = source
+        self.start_line = start_line
+        self.street = _THIRD
+        self.events: list[Event] = []
+        self.seats: list[Seat] = []
+        self.seat_nos: set[int] = set()
+        self.players: dict[str, Seat] = {}
+        self.names: dict[str, str] = {}  # name as written -> the seat line's interned name
+        # players whose 3rd-street deal shows their down cards: the hero when exactly one
+        # (a tracker's export may show everyone's; then there is no single hero)
+        self.known_down: list[str] = []
+        self.hero: str | None = None  # set by a dialect whose site marks the hero
+        self.head: dict[str, object] = {}
+        self.table_name = ""
+        self.max_seats: int | None = None
+        self.results: list[SeatResult] = []
+        self.pot: tuple[int, int, int | None, tuple[int, ...], int] | None = None
+        self.board: tuple[Card, ...] = ()
+        self.summary_line = 0
+        self.wagers = 0  # bets, completions and raises so far on this street
+
+    # -- header and seats ------------------------------------------------------------
+
+    def header(
+        self,
+        *,
+        hand_id: str,
+        game: Game,
+        small_bet: int,
+        big_bet: int,
+        unit: Unit,
+        currency: str | None,
+        started_at: datetime | None,
+        local_time: str | None,
+        tournament_id: str | None = None,
+        level: str | None = None,
+        buy_in: str | None = None,
+        mix: str | None = None,
+        ante: int | None = None,
+        bring_in: int | None = None,
+        table: str | None = None,
+        max_seats: int | None = None,
+    ) -> None:
+        """What the hand's header says (`ante`/`bring_in` only when the site states them)."""
+        self.head = {
+            "hand_id": hand_id,
+            "game": game,
+            "small_bet": small_bet,
+            "big_bet": big_bet,
+            "unit": unit,
+            "currency": currency,
+            "started_at": started_at,
+            "local_time": local_time,
+            "tournament_id": tournament_id,
+            "level": level,
+            "buy_in": buy_in,
+            "mix": mix,
+            "ante": ante,
+            "bring_in": bring_in,
+        }
+        if table is not None:
+            self.table_name = table
+        if max_seats is not None:
+            self.max_seats = max_seats
+
+    def table(self, name: str, max_seats: int | None) -> None:
+        self.table_name = name
+        self.max_seats = max_seats
+
+    def seat(self, no: int, player: str, stack: int, sitting_out: bool, line: int) -> None:
+        if player in self.players or no in self.seat_nos:
+            raise HandError(f"seat {no} ({player!r}) is listed twice", line)
+        player = sys.intern(player)
+        seat = _SEAT(no, player, stack, sitting_out, line)
+        self.seats.append(seat)
+        self.seat_nos.add(no)
+        self.players[player] = seat
+        self.names[player] = player
+
+    def player(self, name: str, line: int) -> str:
+        """The seated player's name (the seat line's string); HandError when not seated."""
+        got = self.names.get(name)
+        if got is None:
+            raise HandError(f"player {name!r} is not seated at this table", line)
+        return got
+
+    def set_hero(self, name: str) -> None:
+        """The site marks whose hand this is (else: the one player whose down cards show)."""
+        self.hero = name
+
+    # -- play --------------------------------------------------------------------------
+
+    def street_start(self, street: Street, line: int, community: Card | None = None) -> None:
+        self.street = street
+        self.wagers = 0
+        self.events.append(_STREET_START(street, community, line))
+
+    def deal(
+        self,
+        player: str,
+        cards: tuple[Card | None, ...],
+        up: tuple[bool, ...],
+        before: tuple[Card, ...],
+        line: int,
+    ) -> None:
+        """The cards one player gets on the current street (`up[i]`: card i face up);
+        `before`: earlier cards the line repeats. On 3rd street: three cards, two down."""
+        name = self.names.get(player)
+        if name is None:
+            raise HandError(f"player {player!r} is not seated at this table", line)
+        street = self.street
+        if street is _THIRD:
+            if len(cards) != 3:
+                raise HandError(f"a 3rd-street deal of {len(cards)} cards", line)
+            if cards[0] is not None and cards[1] is not None:
+                self.known_down.append(name)
+        elif len(cards) != 1:
+            raise HandError(f"a deal of {len(cards)} new cards on one street", line)
+        self.events.append(_DEAL(street, name, cards, up, before, line))
+
+    def action(
+        self,
+        kind: ActionKind,
+        player: str,
+        amount: int,
+        to: int | None,
+        all_in: bool,
+        line: int,
+    ) -> None:
+        """An ante, bring-in, bet, completion, raise, call, check or fold."""
+        name = self.names.get(player)
+        if name is None:
+            raise HandError(f"player {player!r} is not seated at this table", line)
+        if kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.COMPLETE:
+            self.wagers += 1
+        self.events.append(_ACTION(self.street, name, kind, amount, to, all_in, line))
+
+    def uncalled(self, player: str, amount: int, line: int) -> None:
+        self.events.append(_UNCALLED(self.player(player, line), amount, self.street, line))
+
+    def show(
+        self, player: str, cards: tuple[Card, ...], description: str | None, line: int
+    ) -> None:
+        self.events.append(_SHOW(self.player(player, line), cards, description, line))
+
+    def muck(self, player: str, declined: bool, line: int) -> None:
+        """`declined`: the player did not show (a "doesn't show" line), else mucked."""
+        self.events.append(_MUCK(self.player(player, line), declined, line))
+
+    def collect(self, player: str, amount: int, pot: PotKind, index: int, line: int) -> None:
+        """Chips paid from a pot: PotKind.POT (the only pot), MAIN, or SIDE `index` (1..)."""
+        self.events.append(_COLLECT(self.player(player, line), amount, pot, index, line))
+
+    def no_low(self, line: int) -> None:
+        self.events.append(_NO_LOW(line))
+
+    def capped(self, line: int) -> None:
+        self.events.append(_CAPPED(self.street, line))
+
+    def double_bet(self, line: int) -> None:
+        self.events.append(_DOUBLE_BET(self.street, line))
+
+    def note(self, kind: NoteKind, player: str | None, text: str, line: int) -> None:
+        """A line that is part of the record but not of the play (chat, joins, ...)."""
+        self.events.append(_NOTE(kind, player, text, line))
+
+    # -- summary -----------------------------------------------------------------------
+
+    def summary_start(self, line: int) -> None:
+        self.summary_line = line
+
+    def pot_total(
+        self,
+        total: int,
+        rake: int,
+        main: int | None,
+        sides: tuple[int, ...],
+        line: int,
+        fee: int = 0,
+    ) -> None:
+        """The summary's figures: `total` all the players put in (before rake), `rake`,
+        the main and side pots when written (after rake), `fee` any other money the house
+        takes from the pot (a jackpot drop)."""
+        self.pot = (total, rake, main, sides, fee)
+        if not self.summary_line:
+            self.summary_line = line
+
+    def board_cards(self, cards: tuple[Card, ...]) -> None:
+        self.board = cards
+
+    def result(
+        self,
+        seat: int,
+        player: str,
+        outcome: SeatOutcome,
+        won: int,
+        cards: tuple[Card, ...],
+        description: str | None,
+        folded_street: Street | None,
+        didnt_bet: bool,
+        line: int,
+    ) -> None:
+        """One seat's line in the summary (checked against the seat list)."""
+        known = self.players.get(player)
+        if known is None or known.seat != seat:
+            raise HandError(f"summary names {player!r} at seat {seat}, not the seat list's", line)
+        self.results.append(
+            _SEAT_RESULT(
+                seat,
+                known.player,
+                outcome,
+                won,
+                cards,
+                description,
+                folded_street,
+                didnt_bet,
+                line,
+            )
+        )
+
+    # -- the hand ----------------------------------------------------------------------
+
+    def build(self) -> Hand:
+        h = self.head
+        if not h:
+            raise HandError("the hand has no header", self.start_line)
+        summary = None
+        if self.pot is not None:
+            total, rake, main, sides, fee = self.pot
+            summary = _SUMMARY(
+                total_pot=total,
+                rake=rake,
+                main_pot=main,
+                side_pots=sides,
+                board=self.board,
+                seats=tuple(self.results),
+                line=self.summary_line,
+                fee=fee,
+            )
+        hero = self.hero
+        if hero is None:
+            seen = self.known_down
+            if seen and seen.count(seen[0]) == len(seen):
+                hero = seen[0]
+        return _HAND(
+            site=self.site,
+            hand_id=h["hand_id"],
+            game=h["game"],
+            small_bet=h["small_bet"],
+            big_bet=h["big_bet"],
+            unit=h["unit"],
+            currency=h["currency"],
+            started_at=h["started_at"],
+            table=self.table_name,
+            max_seats=self.max_seats,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            summary=summary,
+            source=_SOURCE(self.source, self.start_line),
+            tournament_id=h["tournament_id"],
+            level=h["level"],
+            buy_in=h["buy_in"],
+            mix=h["mix"],
+            ante=h["ante"],
+            bring_in=h["bring_in"],
+            local_time=h["local_time"],
+            hero=hero,
+        )
