@@ -32,6 +32,7 @@ class AuditReport:
     rejected: tuple[Any, ...] = ()  # the reader's ParseIssue records of kind "rejected"
     skipped: int = 0
     unknown: tuple[Any, ...] = ()  # ParseIssues of kind "unknown": files of no known site
+    sites: tuple[str, ...] = ()  # the sites whose hands were audited
     by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
 
@@ -97,11 +98,13 @@ class _Tally:
         self.stacks: list[StackRecord] = []  # for stack continuity
         self.skipped: list[Any] = []
         self.unknown: list[Any] = []  # files of no known site's format
+        self.sites: set[str] = set()
         self.sources: dict[str, str] = {}
 
     def add_replay(self, rp: Replay) -> None:
         h = rp.hand
         self.hands += 1
+        self.sites.add(h.site)
         self.violations.extend(rp.violations)
         self.stacks.append(stack_record(rp))
         self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"
@@ -121,6 +124,7 @@ class _Tally:
         self.stacks.extend(r.stack_records)
         self.skipped.extend(r.skipped_records)
         self.unknown.extend(r.unknown)
+        self.sites.update(site for site, _ in r.sites)
         self.sources.update(r.hand_sources)
 
     def report(self, profile: RuleProfile | None, continuity: bool) -> AuditReport:
@@ -135,6 +139,7 @@ class _Tally:
             rejected=tuple(self.rejected),
             skipped=len(self.skipped),
             unknown=tuple(self.unknown),
+            sites=tuple(sorted(self.sites)),
             by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
             source_of=dict(self.sources),
         )

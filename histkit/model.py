@@ -163,7 +163,7 @@ class Deal:
     player: str
     cards: tuple[Card | None, ...]
     up: tuple[bool, ...]
-    before: tuple[Card, ...] = ()
+    before: tuple[Card | None, ...] = ()
     line: int = 0
 
 

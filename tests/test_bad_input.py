@@ -174,4 +174,5 @@ def test_huge_junk_file_is_one_issue(tmp_path: Path) -> None:
     junk = "".join(f"log line {i}\n\n" for i in range(5000)).encode()
     (issue,) = list(iter_hands([write(tmp_path, "log.txt", junk)]))
     assert isinstance(issue, ParseIssue)
-    assert issue.line == 1 and "lines 1-9999" in issue.reason and "'log line 0'" in issue.reason
+    assert issue.kind == "unknown" and issue.line == 1
+    assert "not a hand history of a known site" in issue.reason and "'log line 0'" in issue.reason

@@ -48,7 +48,7 @@ def test_parse_and_audit_a_small_file(tmp_path, capsys: pytest.CaptureFixture[st
     f.write_text(HAND + "\n\n" + second)
     assert main(["parse", str(f), "-o", str(tmp_path / "out"), "--audit"]) == 0
     out = capsys.readouterr().out
-    assert "Parsed 2 stud hands: stud_hilo 2." in out and "Rejected 0 hands." in out
+    assert "Parsed 2 stud hands:\n  pokerstars: stud_hilo 2\n" in out and "Rejected 0 hands." in out
     for name in ("hands", "seats", "actions", "cards", "errors", "awards", "violations"):
         assert (tmp_path / "out" / f"{name}.parquet").exists()
     assert pq.read_table(tmp_path / "out" / "hands.parquet").num_rows == 2
@@ -75,7 +75,7 @@ def test_bad_profile_is_usage_error(tmp_path, capsys: pytest.CaptureFixture[str]
 def test_parse_corpus_summary(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["parse", str(POKERSTARS), "-o", str(tmp_path), "--strict"]) == 0
     out = capsys.readouterr().out
-    assert "Parsed 86 stud hands: razz 28, stud 30, stud_hilo 28." in out
+    assert "Parsed 86 stud hands:\n  pokerstars: razz 28, stud 30, stud_hilo 28\n" in out
     assert "Skipped 84 hands of other games" in out
     assert "Rejected 0 hands." in out
     errors = pq.read_table(tmp_path / "errors.parquet").to_pandas()

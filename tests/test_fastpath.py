@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-import histkit.dialects.base as base
 from histkit import model
 from histkit.dialects.base import Dialect, HandError
 from histkit.dialects.builder import LineReader
@@ -353,7 +352,7 @@ def test_chunked_reader_reads_like_line_by_line(
 
 
 def test_binary_tail_reported_at_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "_READ_CHUNK", 16)
+    monkeypatch.setattr(decode, "_READ_CHUNK", 16)
     data = b"a\nb\nc\n" + b"\x00" * 100
     lines = _chunked_lines(FAST, data)
     assert lines[:3] == ["a", "b", "c"] and lines[3].startswith("<unreadable 4:")

@@ -11,9 +11,9 @@ import pytest
 
 from histkit.audit import audit, audit_paths
 from histkit.cli import main
-from histkit.dialects import base
 from histkit.parallel import build_tables, run
 from histkit.reader import Span, iter_chunks, iter_hands, parse_chunk
+from histkit.reading import decode as base
 from tests.conftest import POKERSTARS, SAMPLE_DATA
 from tests.test_packaging import HAND
 

@@ -72,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile) if args.profile else None
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
-    profile_name = profile.name if profile is not None else "each site's own"
     jobs = check_jobs(args.jobs)
     with progress_bar(enabled=not args.quiet, desc="auditing") as bar:
         report = audit_paths(
@@ -84,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             on_progress=bar.update,
         )
     shown = report.violations if args.info else report.errors
+    profile_name = profile.name if profile is not None else _site_rules(report.sites)
     if args.format == "json":
         text = json.dumps(report.to_json(include_info=args.info), indent=2) + "\n"
     elif args.format == "csv":
@@ -118,6 +118,14 @@ def _csv(violations: tuple[Violation, ...]) -> str:
             ]
         )
     return buf.getvalue()
+
+
+def _site_rules(sites: tuple[str, ...]) -> str:
+    """The house rules each hand was audited under, when every site used its own."""
+    from histkit.dialects import site_profile
+
+    names = sorted({site_profile(s).name for s in sites})
+    return ", ".join(names) if names else "each site's own"
 
 
 def _verdict(report: AuditReport, profile: str) -> str:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import ClassVar
 
+from histkit.cards import Card
 from histkit.dialects.base import Dialect, HandBlock
 from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, utc_start
 from histkit.evaluate.names import describe as _describe
@@ -189,6 +190,6 @@ class PokerStars(Dialect):
         return (m["mgame"] or m["game"] or "").strip()
 
     @staticmethod
-    def describe(game: Game, cards: tuple) -> str | None:  # type: ignore[type-arg]
+    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
         """PokerStars' words for a shown hand ("a pair of Sevens", "8,7,5,4,2")."""
         return _describe(game, cards)

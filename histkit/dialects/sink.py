@@ -228,7 +228,7 @@ class HandSink:
         player: str,
         cards: tuple[Card | None, ...],
         up: tuple[bool, ...],
-        before: tuple[Card, ...],
+        before: tuple[Card | None, ...],
         line: int,
     ) -> None:
         """The cards one player gets on the current street (`up[i]`: card i face up);

@@ -804,7 +804,7 @@ class HandState:
                     owners[c.index] = (p, slot)
             slot += 1
 
-    def _check_before(self, p: str, mine: list[Card | None], before: Sequence[Card]) -> None:
+    def _check_before(self, p: str, mine: list[Card | None], before: Sequence[Card | None]) -> None:
         n = len(mine)
         if len(before) == n:
             if before == tuple(mine):
@@ -825,6 +825,8 @@ class HandState:
                 return
         for i, c in zip(slots, before, strict=True):
             old = mine[i]
+            if c is None:  # the line repeats a card the writer does not show
+                continue
             if old is None:
                 self._record_card(p, i, c)
             elif old is not c and old != c:

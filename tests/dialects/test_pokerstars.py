@@ -497,7 +497,7 @@ def test_grammar_loads_and_parser_is_shared() -> None:
     assert "HEADER" in text and "start:" in text
     d = get_dialect("pokerstars")
     assert d is get_dialect("pokerstars") and d.compiled is d.compiled
-    with pytest.raises(ValueError, match="unknown dialect"):
+    with pytest.raises(ValueError, match="unknown site"):
         get_dialect("nosuchsite")
 
 
