@@ -100,6 +100,7 @@ class NoteKind(StrEnum):
     TIMED_OUT = "timed_out"
     REMOVED = "removed"
     FINISHED = "finished"
+    GARBLED = "garbled"  # text the site garbled where a card should be (the card is unknown)
     OTHER = "other"
 
 

@@ -76,6 +76,30 @@ def load_grammar(filename: str) -> str:
     raise FileNotFoundError(f"grammar {filename!r} is neither in histkit/grammars nor in {repo}")
 
 
+_IMPORT = re.compile(r"^%import\s+(\w+)", re.MULTILINE)
+
+
+def _grammar_source(base_path: str, grammar_path: str) -> tuple[str, str]:
+    """Lark's import hook: `%import common.X` reads `common.lark` from wherever
+    `load_grammar` finds the grammars (the installed package or the checkout)."""
+    try:
+        return grammar_path, load_grammar(grammar_path)
+    except FileNotFoundError as e:
+        raise OSError(str(e)) from None
+
+
+def _with_imports(text: str, seen: set[str] | None = None) -> str:
+    """The grammar text and every grammar it imports, recursively (for the cache key:
+    Lark's cache does not look into imported files)."""
+    seen = set() if seen is None else seen
+    parts = [text]
+    for name in _IMPORT.findall(text):
+        if name not in seen:
+            seen.add(name)
+            parts.append(_with_imports(load_grammar(f"{name}.lark"), seen))
+    return "\n".join(parts)
+
+
 def _cache_dir() -> Path | None:
     """A private per-user directory for Lark's parser cache, or None when there is none we
     can trust. Lark's cache is a pickle, so it must never live where others can write."""
@@ -170,6 +194,7 @@ def _build_parser(text: str, grammar_file: str, cython: bool) -> lark.Lark:
         "parser": "lalr",
         "lexer": "contextual",
         "transformer": _Tokens(),
+        "import_paths": [_grammar_source],
     }
     if cython:
         import lark_cython
@@ -177,7 +202,7 @@ def _build_parser(text: str, grammar_file: str, cython: bool) -> lark.Lark:
         opts["_plugins"] = lark_cython.plugins
     cache = _cache_dir()
     if cache is not None:
-        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        digest = hashlib.sha256(_with_imports(text).encode()).hexdigest()[:16]
         flavour = "cython" if cython else "py"
         name = f"{Path(grammar_file).stem}-{digest}-lark{lark.__version__}-{flavour}.cache"
         opts["cache"] = str(cache / name)
@@ -492,7 +517,7 @@ class Dialect:
         if rel == len(block.lines):
             reason += " (this is the hand's last line: truncated?)"
         column = e.column if isinstance(e.column, int) and e.column > 0 else None
-        return ParseIssue(source, block.start_line + rel - 1, column, hand_id, "rejected", reason)
+        return ParseIssue(source, block.line_no(rel - 1), column, hand_id, "rejected", reason)
 
 
 _HAND_NO = re.compile(r"#(\d+)")

@@ -118,13 +118,14 @@ class LineReader:
         regex = self.regex
         handlers = self.d.handlers
         offset = self.offset
+        numbers = self.block.numbers
         it = iter(tokens)
         if header is not None:
             first = next(it)
             handlers[first.type](self, header, offset + first.line)
         for tok in it:
             typ = tok.type
-            line = offset + tok.line
+            line = offset + tok.line if numbers is None else numbers[tok.line - 1]
             m = regex[typ].match(tok.value)
             if m is None:  # pragma: no cover - the lexer matched this very regex
                 raise HandError(f"internal: {typ} does not re-match {clip_line(tok.value)}", line)
@@ -142,7 +143,9 @@ class LineReader:
         if state < 0:
             return None
         self.d.handlers[self.d.header_terminal](self, header, self.offset + 1)
-        for line_no, line in enumerate(islice(lines, 1, None), self.offset + 2):
+        numbers = self.block.numbers
+        for i, line in enumerate(islice(lines, 1, None), 1):
+            line_no = self.offset + 1 + i if numbers is None else numbers[i]
             row = rows[state] or matcher.row(state)
             if row is None:
                 return None
@@ -209,29 +212,38 @@ class LineReader:
         self._money[text] = value
         return value
 
-    def cards(self, text: str) -> tuple[Card | None, ...]:
-        """ "Ah 2c 3s" -> cards; the site's tokens for a hidden card ("X") -> None.
-        Memoised (bounded): the same lists recur in every hand."""
+    def cards(self, text: str, line: int = 0) -> tuple[Card | None, ...]:
+        """ "Ah 2c 3s" -> cards; the site's tokens for a hidden card ("X") -> None. A
+        token that is no card at all (a client's garbled text) is None too, and reported
+        to the sink as a garbled-card note naming it, so the audit says so; the hand's
+        money still counts. Memoised (bounded): the same lists recur in every hand."""
         got = self._cards.get(text)
         if got is None:
             out: list[Card | None] = []
+            garbled = False
             for tok in text.split():
                 c = _CARD_OF.get(tok)
-                if c is None:
-                    c = None if tok in self._hidden else parse_card(tok)
+                if c is None and tok not in self._hidden:
+                    try:
+                        c = parse_card(tok)
+                    except ValueError:
+                        garbled = True
+                        self.sink.note(
+                            NoteKind.GARBLED, None, f"{tok!r} where a card should be", line
+                        )
                 out.append(c)
             got = tuple(out)
+            if garbled:
+                return got  # not remembered: each line with it is reported
             if len(self._cards) > 50_000:
                 self._cards.clear()
             self._cards[text] = got
         return got
 
     def known_cards(self, text: str, line: int) -> tuple[Card, ...]:
-        """Cards that must all be known (a show, a summary's cards)."""
-        got = self.cards(text)
-        if None in got:
-            raise HandError(f"a hidden card in cards that are shown: [{text}]", line)
-        return got  # type: ignore[return-value]
+        """The cards of a show or a summary line: the known ones (a garbled or hidden
+        token is left out, and a garbled one reported)."""
+        return tuple(c for c in self.cards(text, line) if c is not None)
 
     def street_of(self, words: str, line: int) -> Street:
         """A street named in the site's words ("3rd Street", "River") -> Street."""
@@ -297,10 +309,10 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
         longer = f"{player} [{cards}]"
         if longer in sink.names:
             player, cards, new = longer, new, None
-    shown = r._cards.get(cards) or r.cards(cards)
+    shown = r._cards.get(cards) or r.cards(cards, line)
     if sink.street is _THIRD:
         if new is not None:
-            fresh = r.cards(new)
+            fresh = r.cards(new, line)
             if len(shown) != 2 or len(fresh) != 1:
                 raise HandError("a 3rd-street deal of other than two down cards and one up", line)
             sink.deal(player, shown + fresh, UP3, (), line)
@@ -311,7 +323,7 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
         return
     if new is None:
         raise HandError(f"a {sink.street.name.lower()}-street deal without a new card", line)
-    fresh = r._cards.get(new) or r.cards(new)
+    fresh = r._cards.get(new) or r.cards(new, line)
     sink.deal(player, fresh, _UP_FALSE if sink.street is _SEVENTH else _UP_TRUE, shown, line)
 
 
@@ -445,7 +457,8 @@ def street_handler(street: Street) -> Handler:
 
     def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
         card = m["card"] if "card" in m.re.groupindex else None
-        r.sink.street_start(street, line, parse_card(card) if card else None)
+        community = r.cards(card, line)[0] if card else None
+        r.sink.street_start(street, line, community)
 
     return on_street
 

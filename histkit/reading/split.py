@@ -66,14 +66,23 @@ class ParseIssue:
 
 @dataclass(frozen=True, slots=True)
 class HandBlock:
-    """The lines of one hand (no line breaks) and the 1-based file line of the first one."""
+    """The lines of one hand (no line breaks) and the 1-based file line of the first one;
+    `numbers`: each line's file line when they are not consecutive (a double-spaced file,
+    whose blank lines the block leaves out), else None."""
 
     start_line: int
     lines: list[str]
+    numbers: tuple[int, ...] | None = None
 
     @property
     def end_line(self) -> int:
+        if self.numbers is not None:
+            return self.numbers[-1]
         return self.start_line + len(self.lines) - 1
+
+    def line_no(self, i: int) -> int:
+        """The file line of the block's line i (0-based)."""
+        return self.numbers[i] if self.numbers is not None else self.start_line + i
 
     @property
     def text(self) -> str:
@@ -97,7 +106,7 @@ class Splitter:
     `chunk` takes a whole decoded chunk and hands the blocks between its blank lines over
     in one piece."""
 
-    __slots__ = ("starts", "prefixes", "cur", "start", "no", "double", "pending", "head")
+    __slots__ = ("starts", "prefixes", "cur", "start", "no", "double", "pending", "head", "nums")
 
     def __init__(self, starts: HandStarts) -> None:
         self.starts = starts
@@ -108,9 +117,17 @@ class Splitter:
         self.double: bool | None = None  # double-spaced file? None: not known yet
         self.pending = 0  # blank lines after the open block, not yet acted on
         self.head = False  # the open block starts with a hand header
+        self.nums: list[int] = []  # the open block's file lines, once they are not consecutive
 
     def _header(self, line: str) -> bool:
         return line.startswith(self.prefixes) and self.starts.is_header(line)
+
+    def _block(self, start: int, cur: list[str]) -> HandBlock:
+        nums = self.nums
+        if nums:
+            self.nums = []
+            return HandBlock(start, cur, tuple(nums))
+        return HandBlock(start, cur)
 
     def lines(self, lines: Iterable[str]) -> Iterator[HandBlock]:
         cur, start, no = self.cur, self.start, self.no
@@ -122,7 +139,7 @@ class Splitter:
                         if self.double or (self.double is None and self.head and len(cur) == 1):
                             self.pending += 1  # wait: a double-spaced file, or not known yet
                             continue
-                        yield HandBlock(start, cur)
+                        yield self._block(start, cur)
                         cur = []
                     continue
                 if line[0] == "\ufeff":  # a BOM at a file start, or inside concatenated files
@@ -137,15 +154,19 @@ class Splitter:
                         self.double = self.pending == 1 and not header
                     if self.pending:
                         if not self.double or self.pending >= 2:
-                            yield HandBlock(start, cur)
+                            yield self._block(start, cur)
                             cur = []
                         self.pending = 0
                     if cur and header:
-                        yield HandBlock(start, cur)
+                        yield self._block(start, cur)
                         cur = []
                 if not cur:
                     start = no
                     self.head = header
+                elif self.nums:
+                    self.nums.append(no)
+                elif no != start + len(cur):  # blank lines left out: number each line
+                    self.nums = [*range(start, start + len(cur)), no]
                 cur.append(line)
         finally:
             self.cur, self.start, self.no = cur, start, no
@@ -204,7 +225,7 @@ class Splitter:
 
     def finish(self) -> Iterator[HandBlock]:
         if self.cur:
-            yield HandBlock(self.start, self.cur)
+            yield self._block(self.start, self.cur)
             self.cur = []
         self.pending = 0
 

@@ -35,6 +35,7 @@ from histkit.model import (
     Game,
     Muck,
     NoLowHand,
+    NoteKind,
     Seat,
     Show,
     Street,
@@ -635,7 +636,15 @@ class HandState:
         self._double_line()
 
     def _on_note(self, e: TableNote) -> None:
-        """Chat, joins, ...: part of the record, not of the play."""
+        """Chat, joins, ...: part of the record, not of the play; a garbled card is a
+        fault of the record itself."""
+        if e.kind is NoteKind.GARBLED:
+            self._v(
+                Code.GARBLED_CARD,
+                f"The site wrote {e.text}; that card is unknown.",
+                reported=e.text,
+                line=e.line,
+            )
 
     # antes --------------------------------------------------------------------
     def _ante(self, a: Action) -> None:

@@ -46,6 +46,7 @@ class Code(StrEnum):
     MISSING_ACTION = "MISSING_ACTION"
     ACTION_AFTER_END = "ACTION_AFTER_END"  # betting after the hand or street was over
     UNCHECKABLE_SHOWDOWN = "UNCHECKABLE_SHOWDOWN"
+    GARBLED_CARD = "GARBLED_CARD"  # the site wrote something that is not a card
 
 
 class Severity(StrEnum):
