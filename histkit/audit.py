@@ -174,7 +174,8 @@ def audit_paths(
 ) -> AuditReport:
     """Audit hand-history files or folders, replaying in `jobs` processes; the report is
     the same for any `jobs`. `profile` None: each hand under its site's house rules;
-    `site` None: each hand's site detected from its text. `on_progress(n)` is called as each chunk of n hands is done."""
+    `site` None: each hand's site detected from its text. `on_progress(n)` is called as
+    each chunk of n hands is done."""
     from histkit.parallel import run
 
     tally = _Tally()

@@ -1,4 +1,4 @@
-"""`histkit simulate`: legal random stud hands written as PokerStars hand histories."""
+"""`histkit simulate`: legal random stud hands written as a site's hand histories."""
 
 from __future__ import annotations
 
@@ -30,10 +30,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write simulated hand histories (test and benchmark data)",
         description=(
             "Deal and play legal random stud hands (the rules engine referees every "
-            "action) and write them as a PokerStars hand-history file. The same seed gives "
-            "the same file on every machine. With --faults, some hands are written with a "
-            "realistic payout error and the ground truth goes to FILE.faults.jsonl."
+            "action, under the site's house rules) and write them as that site's "
+            "hand-history file (--site, default pokerstars). The same seed gives the same "
+            "file on every machine. With --faults, some hands are written with a realistic "
+            "payout error and the ground truth goes to FILE.faults.jsonl. Example: "
+            "histkit simulate --site fulltilt --game razz --hands 500 -o razz.txt"
         ),
+    )
+    from histkit.dialects import get_dialect, known_sites
+
+    writers = [n for n in known_sites() if get_dialect(n).writer]
+    p.add_argument(
+        "--site",
+        default="pokerstars",
+        choices=writers,
+        help="whose text to write (default pokerstars)",
     )
     p.add_argument("--game", choices=("stud_hilo", "stud", "razz"), default="stud_hilo")
     p.add_argument("--hands", type=int, default=1000, metavar="N", help="hands (default 1000)")
@@ -115,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
                 tables=args.tables,
                 newline="\r\n" if args.crlf else "\n",
                 progress=advance,
+                site=args.site,
             )
         except (SimulationError, ValueError) as e:
             raise UsageError(str(e)) from None
@@ -130,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             )
         profile_note = f" (audit it with --profile {toml})"
     if not args.quiet:
-        msg = f"Wrote {plural(report.hands, 'hand')} of {args.game} to {report.path}"
+        msg = f"Wrote {plural(report.hands, 'hand')} of {args.game} ({args.site}) to {report.path}"
         if report.sidecar is not None:
             msg += f"; {plural(report.faults, 'planted fault')} listed in {report.sidecar}"
             msg += profile_note

@@ -329,6 +329,8 @@ class Dialect:
     handlers: ClassVar[Mapping[str, Handler]] = BASE_HANDLERS
     # the site's house rules, as its real hands show them (the audit's default)
     profile: ClassVar[RuleProfile] = CASINO
+    # the module of the site's writer: `write_hands(hands, *, newline)` -> text
+    writer: ClassVar[str] = ""
 
     def __init__(self, *, cython: bool | None = None, fast: bool | None = None) -> None:
         self._cython = _want_cython() if cython is None else cython
@@ -347,6 +349,17 @@ class Dialect:
         """The site's words for a shown hand, to check its descriptions against; None
         (the default) when the site writes none or its words are not modelled."""
         return None
+
+    def write_hands(self, hands: Iterable[Hand], *, newline: str = "\n") -> str:
+        """Hands as the site writes them (each followed by the blank lines the site puts
+        between hands): the simulator's output and the round-trip tests' input."""
+        if not self.writer:
+            raise ValueError(f"no writer for {self.title or self.name}")
+        import importlib
+
+        module = importlib.import_module(self.writer)
+        text: str = module.write_hands(hands, newline=newline)
+        return text
 
     def detect(self, line: str) -> bool:
         """Whether a line (without its line end) is this site's hand header."""

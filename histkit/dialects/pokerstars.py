@@ -83,6 +83,7 @@ class PokerStars(Dialect):
     grammar_file = "pokerstars.lark"
     hand_start: ClassVar[tuple[str, ...]] = ("PokerStars ",)
     profile: ClassVar[RuleProfile] = POKERSTARS
+    writer = "histkit.dialects.pokerstars_writer"
     handlers: ClassVar[Mapping[str, Handler]] = {
         **BASE_HANDLERS,
         "HEADER": on_header,

@@ -17,7 +17,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from histkit.dialects.pokerstars_writer import write_hand
 from histkit.model import Game, Hand
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.simulate.config import RakeSchedule, Stakes, parse_stakes
@@ -121,19 +120,28 @@ def write_session(
     fault_kinds: tuple[str, ...] = FAULT_KINDS,
     tables: int = 1,
     rake: RakeSchedule | None = None,
-    profile: RuleProfile = POKERSTARS,
+    profile: RuleProfile | None = None,
     sidecar: str | Path | None = None,
     newline: str = "\n",
     progress: Callable[[int], None] | None = None,
+    site: str = "pokerstars",
 ) -> SessionReport:
-    """Write a session as one PokerStars text file. With `faults`, the ground truth goes
+    """Write a session as one text file in `site`'s words (a dialect name: pokerstars,
+    fulltilt, ...), played under `profile` (default: that site's house rules, so every
+    hand is legal there). With `faults`, the ground truth goes
     to `sidecar` (default: `<path>.faults.jsonl`): one JSON object per faulty hand with
     `hand_id`, `fault`, `code` (the violation an audit must report) and `detail`.
     `progress` is called with the number of hands written so far."""
+    from dataclasses import replace
+
+    from histkit.dialects import get_dialect
+
+    dialect = get_dialect(site)
+    if profile is None:
+        profile = dialect.profile
     path = Path(path)
     side = Path(sidecar) if sidecar else path.with_name(path.name + ".faults.jsonl")
     n = n_faults = 0
-    end = newline * 4
     with ExitStack() as stack:
         out = stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
         truth = stack.enter_context(open(side, "w", encoding="utf-8")) if faults else None
@@ -144,7 +152,7 @@ def write_session(
             tables=tables, rake=rake,
             profile=profile,
         ):  # fmt: skip
-            out.write(write_hand(hand, newline=newline) + end)
+            out.write(dialect.write_hands([replace(hand, site=dialect.site)], newline=newline))
             n += 1
             if fault is not None and truth is not None:
                 truth.write(json.dumps(fault.as_json()) + "\n")
