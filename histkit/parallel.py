@@ -2,7 +2,7 @@
 this process or in worker processes, with results always in input order.
 
 Workers return Arrow tables and small records, never `Hand` objects: pickling Python
-objects back to the parent costs as much as the parse it saved (DESIGN.md "Performance").
+objects back to the parent costs as much as the parse it saved (docs/architecture.md "Performance").
 At most `2 * jobs` chunks are in flight, so memory stays bounded however large the input.
 """
 

@@ -1,7 +1,7 @@
 """The fast path: a line matcher compiled from the grammar's own LALR tables and terminals.
 
 Lark's LALR parser stays the reference and the validating path; this module only makes the
-common case cheap. Three facts about the grammar make that possible (DESIGN.md
+common case cheap. Three facts about the grammar make that possible (docs/architecture.md
 "Performance"):
 
 - every terminal matches exactly one whole line and sees nothing beyond it (`line_local`,
