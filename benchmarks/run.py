@@ -22,6 +22,7 @@ the same machine, never the absolute figures. Writes `results.json` and `results
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -53,6 +54,59 @@ def corpus(folder: Path, n: int, seed: int = 20261129) -> Path:
         write_session(tmp, "stud_hilo", n, players=8, seed=seed, tables=4)
         tmp.replace(path)
     return path
+
+
+def site_corpus(folder: Path, site: str, n: int, seed: int = 20261201) -> Path:
+    """A simulated Stud Hi/Lo session of n hands written in one site's text, made once."""
+    from histkit.simulate import write_session
+
+    path = folder / f"stud_hilo_{site}_{n}.txt"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        write_session(tmp, "stud_hilo", n, players=8, seed=seed, tables=4, site=site)
+        tmp.replace(path)
+    return path
+
+
+def fast_path_share(path: Path) -> float:
+    """The share of a file's hands the line matcher reads on its own (the rest go to Lark)."""
+    from histkit.dialects import detector
+    from histkit.dialects.builder import LineReader
+    from histkit.reading.split import file_blocks
+
+    det = detector()
+    fast = total = 0
+    with open(path, "rb") as f:
+        for block in file_blocks(f, det):
+            d = det.dialect_of(block.lines[0])
+            if d is None or d.matcher is None:
+                continue
+            m = d.compiled.header.match(block.lines[0] + "\n")
+            total += 1
+            with contextlib.suppress(Exception):  # left to Lark, as in parse_block
+                fast += LineReader(d, block, str(path)).read_fast(d.matcher, m) is not None
+    return fast / total if total else 0.0
+
+
+def site_rates(folder: Path, n: int, rounds: int) -> dict[str, dict[str, float]]:
+    """Parse speed of each site's writer output, alternated with PokerStars' (the same
+    simulated hands): hands/s, the ratio to PokerStars, and the fast path's share."""
+    from histkit.dialects import get_dialect, known_sites
+
+    sites = [s for s in known_sites() if get_dialect(s).writer]
+    paths = {s: site_corpus(folder, s, n) for s in sites}
+    rates = median_rates(
+        {s: (lambda p=p: sum(1 for _ in iter_hands([p]))) for s, p in paths.items()}, n, rounds
+    )
+    base = rates["pokerstars"]
+    return {
+        s: {
+            "hands_per_second": rates[s],
+            "ratio_to_pokerstars": rates[s] / base,
+            "fast_path_share": fast_path_share(paths[s]),
+        }
+        for s in sites
+    }
 
 
 def timed(fn: Callable[[], Any]) -> float:
@@ -224,6 +278,9 @@ def main() -> None:
     print("evaluators ...", flush=True)
     evals = evaluators(args.evals)
 
+    print("parse speed per site's text ...", flush=True)
+    per_site = site_rates(args.out, max(n // 4, 20), args.rounds)
+
     result = {
         "machine": {
             "platform": platform.platform(),
@@ -248,6 +305,7 @@ def main() -> None:
         "parse_peak_rss_kib": {str(n): mem_small, str(args.big): mem_big},
         "parse_memory_ratio": mem_big / mem_small,
         "evaluations_per_second": evals,
+        "sites": per_site,
     }
     (args.out / "results.json").write_text(json.dumps(result, indent=2) + "\n")
     md = markdown(result, args.big)
@@ -293,6 +351,17 @@ def markdown(r: dict[str, Any], big: int) -> str:
     ]
     for k, v in r["evaluations_per_second"].items():
         lines.append(f"| {k} | {v:,.0f} |")
+    lines += [
+        "",
+        "| `histkit parse` of each site's text (the same simulated hands) | hands/s | "
+        "ratio to PokerStars | read by the fast path |",
+        "|---|---:|---:|---:|",
+    ]
+    for site, v in r.get("sites", {}).items():
+        lines.append(
+            f"| {site} | {v['hands_per_second']:,.0f} | {v['ratio_to_pokerstars']:.2f}x | "
+            f"{v['fast_path_share']:.0%} |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -47,6 +47,9 @@ def test_benchmark_script_writes_every_figure(tmp_path: Path) -> None:
     assert set(r["hands_per_second"]) == ONE_PROCESS
     assert all(v > 0 for v in r["hands_per_second"].values())
     assert r["ratio_to_naive_regex"]["naive regex scan"] == 1.0
+    assert "pokerstars" in r["sites"] and r["sites"]["pokerstars"]["ratio_to_pokerstars"] == 1.0
+    assert all(0.0 <= v["fast_path_share"] <= 1.0 for v in r["sites"].values())
+    assert r["sites"]["pokerstars"]["fast_path_share"] == 1.0
     # compiled runs repeat the one-process figures in pure Python, in a child process
     if status.compiled:
         assert set(r["pure_python"]["hands_per_second"]) == ONE_PROCESS
