@@ -154,3 +154,17 @@ def test_detection_reads_every_real_hand_as_its_own_site() -> None:
             counts[item.site, item.game.value] += 1
             assert replay(item).ok, (item.site, item.hand_id, replay(item).errors)
     assert counts["pokerstars", "stud"] == 30
+
+
+def test_a_show_with_fewer_cards_than_dealt_parses_and_is_reported() -> None:
+    """A client that drops a card from a show line: the hand still counts, the missing
+    card stays unknown, and the audit says which line left it out."""
+    from tests.dialects.synthetic import hilo_2008
+
+    full, short = "[6s 7d 2d 3d Jc 4h Qc]", "[6s 2d 3d Jc 4h Qc]"
+    (hand,) = parse_text(hilo_2008().replace(full, short))
+    assert isinstance(hand, Hand)
+    r = replay(hand)
+    shorts = [v for v in r.violations if v.code is Code.CARD_INCONSISTENT]
+    assert shorts and all("6 cards" in v.message and "dealt 7" in v.message for v in shorts)
+    assert not {v.code for v in r.errors} & {Code.POT_TOTAL, Code.AWARD_MISMATCH}

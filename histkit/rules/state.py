@@ -915,6 +915,15 @@ class HandState:
                 if len(extra) == len(free):
                     for slot, c in zip(free, extra, strict=True):
                         self._record_card(p, slot, c)
+                elif len(shown) < dealt:  # the site left cards out: they stay unknown
+                    self._v(
+                        Code.CARD_INCONSISTENT,
+                        f"{p} {source} {len(shown)} cards [{' '.join(map(str, shown))}] but "
+                        f"was dealt {dealt}; the missing cards are unknown.",
+                        expected=dealt,
+                        reported=" ".join(map(str, shown)),
+                        severity=Severity.WARNING,
+                    )
         if source == "shows":
             self.shown[p] = shown
 
