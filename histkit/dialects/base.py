@@ -278,7 +278,7 @@ TERMINAL_LABELS: dict[str, str] = {
     "_NOTE": "a chat or table note",
     "$END": "the end of the hand",
 }
-_NOTE_TERMINALS = frozenset(
+NOTE_TERMINALS = frozenset(
     {
         "CHAT",
         "JOIN",
@@ -325,6 +325,8 @@ class Dialect:
     street_words: ClassVar[Mapping[str, Street]] = {}
     pot_words: ClassVar[Mapping[str, PotKind]] = {}
     terminal_labels: ClassVar[Mapping[str, str]] = TERMINAL_LABELS
+    # line kinds that are notes, not play: an "expected ..." message names them as one
+    note_terminals: ClassVar[frozenset[str]] = NOTE_TERMINALS
     # terminal -> handler; a site adds its header's and overrides what its lines mean
     handlers: ClassVar[Mapping[str, Handler]] = BASE_HANDLERS
     # the site's house rules, as its real hands show them (the audit's default)
@@ -478,7 +480,7 @@ class Dialect:
         """Terminal names -> words, in the table's order; notes collapse to one entry."""
         labels = self.terminal_labels
         names = set(names)
-        notes = names & _NOTE_TERMINALS
+        notes = names & self.note_terminals
         if len(notes) > 1:
             names = (names - notes) | {"_NOTE"}
         order = {name: i for i, name in enumerate(labels)}
