@@ -57,13 +57,15 @@ def corpus(folder: Path, n: int, seed: int = 20261129) -> Path:
 
 
 def site_corpus(folder: Path, site: str, n: int, seed: int = 20261201) -> Path:
-    """A simulated Stud Hi/Lo session of n hands written in one site's text, made once."""
+    """A simulated Stud Hi/Lo session of n hands written in one site's text, made once:
+    6-max (Winamax's tables; 8-max would need the community card, which the old WPN client
+    has no known form for)."""
     from histkit.simulate import write_session
 
     path = folder / f"stud_hilo_{site}_{n}.txt"
     if not path.exists():
         tmp = path.with_suffix(".tmp")
-        write_session(tmp, "stud_hilo", n, players=8, seed=seed, tables=4, site=site)
+        write_session(tmp, "stud_hilo", n, players=6, seed=seed, tables=4, site=site)
         tmp.replace(path)
     return path
 

@@ -8,7 +8,7 @@ parser never invents a card or an action.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum, StrEnum
 
@@ -85,6 +85,7 @@ class PotKind(StrEnum):
     POT = "pot"  # the only pot ("collected X from pot")
     MAIN = "main"
     SIDE = "side"
+    TOTAL = "total"  # a player's winnings over every pot: a site that writes no more
 
 
 class NoteKind(StrEnum):
@@ -322,6 +323,9 @@ class Hand:
     bring_in: int | None = None  # only when the header states it
     local_time: str | None = None  # the header's own date text, zone included
     hero: str | None = None
+    # the dialect that read it (a site may have several eras); provenance, not content:
+    # equal hands read by two dialects are equal
+    dialect: str | None = field(default=None, compare=False)
 
     @property
     def is_tournament(self) -> bool:

@@ -58,7 +58,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SB/BB",
         help="cash stakes in dollars, small/big bet (default 0.04/0.08)",
     )
-    p.add_argument("--currency", default="USD", help="cash currency code (default USD)")
+    p.add_argument(
+        "--currency", help="cash currency code (default: the site's, USD for most, EUR for Winamax)"
+    )
     p.add_argument("--tournament", action="store_true", help="a tournament in chips")
     p.add_argument("--hero", default="Hero", metavar="NAME", help="whose hole cards are shown")
     p.add_argument(

@@ -16,7 +16,7 @@ from histkit.dialects.base import Dialect, ParseIssue
 
 if TYPE_CHECKING:
     from histkit.cards import Card
-    from histkit.model import Game
+    from histkit.model import Game, Hand
     from histkit.rules.profile import RuleProfile
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "Dialect",
     "ParseIssue",
     "detector",
+    "dialect_of",
     "get_dialect",
     "known_sites",
     "register",
@@ -96,6 +97,18 @@ def _site_dialects(site: str) -> list[Dialect]:
     if got is None:
         got = _BY_SITE[site] = [d for d in map(get_dialect, known_sites()) if d.site == site]
     return got
+
+
+def dialect_of(hand: Hand) -> Dialect | None:
+    """The dialect that read a hand (`Hand.dialect`), else its site's first; None for a
+    site histkit does not know."""
+    if hand.dialect:
+        try:
+            return get_dialect(hand.dialect)
+        except ValueError:
+            pass
+    found = _site_dialects(hand.site)
+    return found[0] if found else None
 
 
 def site_profile(site: str) -> RuleProfile:

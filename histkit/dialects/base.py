@@ -331,8 +331,16 @@ class Dialect:
     handlers: ClassVar[Mapping[str, Handler]] = BASE_HANDLERS
     # the site's house rules, as its real hands show them (the audit's default)
     profile: ClassVar[RuleProfile] = CASINO
-    # the module of the site's writer: `write_hands(hands, *, newline)` -> text
+    # the site's writer, "module[:function]": `write_hands(hands, *, newline)` -> text
     writer: ClassVar[str] = ""
+    # the currency the simulator writes this site's cash games in
+    default_currency: ClassVar[str] = "USD"
+    # whether the site prints a line when no hand qualifies for low (then its absence is
+    # worth a warning)
+    prints_no_low: ClassVar[bool] = False
+    # whether the site writes a line returning an uncalled bet (else the bettor collects
+    # those chips with the pot, and their absence is no fault)
+    prints_uncalled: ClassVar[bool] = True
 
     def __init__(self, *, cython: bool | None = None, fast: bool | None = None) -> None:
         self._cython = _want_cython() if cython is None else cython
@@ -359,8 +367,9 @@ class Dialect:
             raise ValueError(f"no writer for {self.title or self.name}")
         import importlib
 
-        module = importlib.import_module(self.writer)
-        text: str = module.write_hands(hands, newline=newline)
+        module, _, function = self.writer.partition(":")
+        write = getattr(importlib.import_module(module), function or "write_hands")
+        text: str = write(hands, newline=newline)
         return text
 
     def detect(self, line: str) -> bool:
@@ -368,6 +377,11 @@ class Dialect:
         return (
             line.startswith(self.hand_start) and self.compiled.header.match(line + "\n") is not None
         )
+
+    def hand_id(self, m: re.Match[str], block: HandBlock) -> str | None:
+        """The hand's id for issues about it (the header's `id` field by default; a site
+        that writes it on another line overrides this)."""
+        return m.groupdict().get("id")
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """The game as the header writes it (for the skip check); None when the header
@@ -445,7 +459,7 @@ class Dialect:
                     f"hand header not understood: {clip_line(first)}",
                 )
             return None
-        hand_id = m["id"]
+        hand_id = self.hand_id(m, block)
         game_text = self.game_text(m, block)
         if game_text is not None and game_text.upper() not in self.games:
             return ParseIssue(
@@ -509,7 +523,7 @@ class Dialect:
         return set(got)
 
     def _grammar_issue(
-        self, e: UnexpectedInput, block: HandBlock, source: str, hand_id: str
+        self, e: UnexpectedInput, block: HandBlock, source: str, hand_id: str | None
     ) -> ParseIssue:
         expected = self._labels(self._expected(e, block))
         if isinstance(e, UnexpectedToken) and e.token.type == "$END":

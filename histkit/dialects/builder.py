@@ -98,7 +98,7 @@ class LineReader:
 
     def __init__(self, dialect: Dialect, block: HandBlock, source: str) -> None:
         self.d = dialect
-        self.sink = HandSink(dialect.site, source, block.start_line)
+        self.sink = HandSink(dialect.site, source, block.start_line, dialect.name)
         self.regex = dialect.compiled.line_regex
         self.offset = block.start_line - 1
         self.block = block

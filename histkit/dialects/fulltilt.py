@@ -207,6 +207,7 @@ class FullTilt(PokerStars):
     grammar_file = "fulltilt.lark"
     hand_start: ClassVar[tuple[str, ...]] = ("Full Tilt Poker ", "FullTiltPoker ")
     profile: ClassVar[RuleProfile] = FULLTILT
+    writer = "histkit.dialects.fulltilt_writer"
     handlers: ClassVar[Mapping[str, Handler]] = {
         **PokerStars.handlers,
         "HEADER": on_header,

@@ -84,6 +84,7 @@ class PokerStars(Dialect):
     hand_start: ClassVar[tuple[str, ...]] = ("PokerStars ",)
     profile: ClassVar[RuleProfile] = POKERSTARS
     writer = "histkit.dialects.pokerstars_writer"
+    prints_no_low = True
     handlers: ClassVar[Mapping[str, Handler]] = {
         **BASE_HANDLERS,
         "HEADER": on_header,

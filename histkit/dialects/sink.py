@@ -104,6 +104,7 @@ class HandSink:
 
     __slots__ = (
         "site",
+        "dialect",
         "source",
         "start_line",
         "street",
@@ -124,8 +125,9 @@ class HandSink:
         "wagers",
     )
 
-    def __init__(self, site: str, source: str, start_line: int) -> None:
+    def __init__(self, site: str, source: str, start_line: int, dialect: str | None = None) -> None:
         self.site = site
+        self.dialect = dialect
         self.source = source
         self.start_line = start_line
         self.street = _THIRD
@@ -393,4 +395,5 @@ class HandSink:
             bring_in=h["bring_in"],
             local_time=h["local_time"],
             hero=hero,
+            dialect=self.dialect,
         )

@@ -11,9 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from histkit.cards import Card
 from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Street, Unit
+
+if TYPE_CHECKING:
+    from histkit.dialects.base import Dialect
 from histkit.rules import showdown
 from histkit.rules.games import GameSpec, HighLow, spec_for
 from histkit.rules.pots import Award, Half, Pot, Settlement
@@ -29,6 +33,7 @@ Describe = Callable[[Game, tuple[Card, ...]], "str | None"]
 # enum members as globals (cheaper than the class attribute lookup, per hand)
 _POTKIND_SIDE = PotKind.SIDE
 _POTKIND_POT = PotKind.POT
+_POTKIND_TOTAL = PotKind.TOTAL
 _HIGHLOW_HILO = HighLow.HILO
 _HALF_LOW = Half.LOW
 _GAME_STUD_HILO = Game.STUD_HILO
@@ -84,10 +89,17 @@ def _pot_index(c: Collect) -> int:
 
 class _Audit:
     def __init__(
-        self, hand: Hand, profile: RuleProfile, spec: GameSpec, describe: Describe | None
+        self,
+        hand: Hand,
+        profile: RuleProfile,
+        spec: GameSpec,
+        describe: Describe | None,
+        *,
+        returns_written: bool = True,
     ) -> None:
         self.hand = hand
         self.describe = describe
+        self.no_low_printed = True  # the site prints "No low hand qualified" when so
         self.profile = profile
         self.spec = spec
         self.st = HandState(
@@ -100,6 +112,7 @@ class _Audit:
             bring_in=hand.bring_in,
             hand_id=hand.hand_id,
             unit=hand.unit,
+            returns_written=returns_written,
         )
         self.out: list[Violation] = []
 
@@ -157,6 +170,8 @@ class _Audit:
 
     # ---------------------------------------------------------------- awards
     def check_awards(self, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
+        if collects and any(c.pot is _POTKIND_TOTAL for c in collects):
+            return self._check_totals(s, collects)
         st = self.st
         # plain dicts, not Counters: this runs for every hand (a Counter's extra
         # methods cost more than the arithmetic)
@@ -220,6 +235,70 @@ class _Audit:
             self._award_mismatch(pot, awards, Counter(expected), Counter(reported), name, line, s)
         self._check_no_low(s)
         self._info_unknown(s, undecided_reported)
+        return tuple(result)
+
+    def _check_totals(self, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
+        """The site wrote each player's winnings over all pots, not per pot: the totals
+        are checked, and which pot paid what is said to be uncheckable."""
+        reported: dict[str, int] = {}
+        line = 0
+        for c in collects:
+            reported[c.player] = reported.get(c.player, 0) + c.amount
+            line = line or c.line
+        undecided = any(a.winners is None for a in s.awards)
+        paid = sum(reported.values())
+        net = sum(p.net for p in s.pots)
+        if undecided:
+            if paid != net:
+                self.v(
+                    Code.AWARD_MISMATCH,
+                    f"{self.m(paid)} is paid out of pots that hold {self.m(net)} after rake.",
+                    line=line,
+                    expected=net,
+                    reported=paid,
+                )
+        else:
+            expected: dict[str, int] = {}
+            for a in s.awards:
+                for p, amt in a.expected:
+                    expected[p] = expected.get(p, 0) + amt
+            want = {p: v for p, v in expected.items() if v > 0}
+            got = {p: v for p, v in reported.items() if v > 0}
+            if want != got:
+                exp_txt = ", ".join(f"{p} {self.m(a)}" for p, a in want.items()) or "nobody"
+                rep_txt = ", ".join(f"{p} {self.m(a)}" for p, a in got.items()) or "nobody"
+                self.v(
+                    Code.AWARD_MISMATCH,
+                    f"Over all pots ({self.m(net)} after rake) the hand should pay {exp_txt}, "
+                    f"but paid {rep_txt}.",
+                    line=line,
+                    expected="; ".join(f"{p}={a}" for p, a in want.items()),
+                    reported="; ".join(f"{p}={a}" for p, a in got.items()),
+                )
+        if len(s.pots) > 1:
+            self.v(
+                Code.UNCHECKABLE_SHOWDOWN,
+                "The site writes each player's winnings over all pots, not per pot: which "
+                "pot paid what cannot be checked, only the totals.",
+                severity=Severity.INFO,
+            )
+        # each award gets the reported chips that fit it, pot by pot
+        left = dict(reported)
+        order = self.st.order
+        result: list[Award] = []
+        for a in s.awards:
+            got_a: dict[str, int] = {}
+            for p, amt in a.expected:
+                take = min(left.get(p, 0), amt)
+                if take:
+                    got_a[p] = take
+                    left[p] -= take
+            rep = tuple([(p, got_a[p]) for p in order if got_a.get(p)])
+            result.append(
+                Award(a.pot, a.half, a.amount, a.eligible, a.winners, a.expected, rep, a.reason)
+            )
+        self._check_no_low(s)
+        self._info_unknown(s, undecided)
         return tuple(result)
 
     def _pot_name(self, index: int, n: int) -> str:
@@ -400,6 +479,7 @@ class _Audit:
         contested = [a for a in s.awards if a.winners is not None and len(a.eligible) > 1]
         if (
             line is None
+            and self.no_low_printed
             and contested
             and not decided_lows
             and len(s.no_low) == len({a.pot for a in contested})
@@ -551,7 +631,8 @@ class _Audit:
                     expected="/".join(map(str, nets)),
                     reported="/".join(map(str, written)),
                 )
-        elif len(nets) > 1:
+        elif len(nets) > 1 and not any(c.pot is _POTKIND_TOTAL for c in collects):
+            # (a site that writes only each player's total writes no pots either)
             self.v(
                 Code.SUMMARY_MISMATCH,
                 f"The hand has {len(nets) - 1} side pot(s), but the summary lists none.",
@@ -631,9 +712,25 @@ def replay(
     """Replay one hand under a profile (default: the house rules of the hand's site) and
     game (default: the hand's own). Shown hands' descriptions are checked in the site's
     words when its dialect has them."""
-    from histkit.dialects import site_describer, site_profile
+    from histkit.dialects import dialect_of
+    from histkit.rules.profile import CASINO
 
+    d = dialect_of(hand)
     if profile is None:
-        profile = site_profile(hand.site)
+        profile = d.profile if d is not None else CASINO
     spec = spec_for(game if game is not None else hand.game)
-    return _Audit(hand, profile, spec, site_describer(hand.site)).run()
+    audit = _Audit(
+        hand, profile, spec, _describer(d), returns_written=d is None or d.prints_uncalled
+    )
+    audit.no_low_printed = d is None or d.prints_no_low
+    return audit.run()
+
+
+def _describer(d: Dialect | None) -> Describe | None:
+    """The dialect's words for shown hands, when it has any (else descriptions are not
+    checked)."""
+    from histkit.dialects import Dialect
+
+    if d is None or type(d).describe is Dialect.describe:
+        return None
+    return d.describe

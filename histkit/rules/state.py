@@ -134,6 +134,7 @@ class HandState:
         "_card_owner",
         "_current_bet",
         "_dealt_this_street",
+        "_deals_written",
         "_double_game",
         "_first",
         "_from",
@@ -163,6 +164,7 @@ class HandState:
         "fold_street",
         "folded",
         "hand_id",
+        "returns_written",
         "mucked",
         "no_low_line",
         "order",
@@ -191,8 +193,13 @@ class HandState:
         bring_in: int | None,
         hand_id: str = "",
         unit: Unit = Unit.CENT,
+        returns_written: bool = True,
     ) -> None:
         spec = self.spec = game if type(game) is GameSpec else spec_for(game)
+        # whether the site writes a line when an uncalled bet goes back (else the chips stay
+        # in the pot, in a side pot only the bettor can win, and are collected with it)
+        self.returns_written = returns_written
+        self._deals_written = False  # a deal line seen: the record writes deals
         self.profile = profile
         self.small_bet = small_bet
         self.big_bet = big_bet
@@ -729,6 +736,8 @@ class HandState:
     def _check_missing_deals(self) -> None:
         if self.street is None or self.street == _SEVENTH:
             return  # the site does not print other players' 7th-street cards
+        if not self._deals_written:
+            return  # a record that writes no deals at all (`finish` says so once)
         if self._dealt_this_street.issuperset(self._live):
             return
         for p in self._live:
@@ -742,6 +751,7 @@ class HandState:
 
     def _deal(self, d: Deal) -> None:
         p = d.player
+        self._deals_written = True
         if self._phase == "antes":
             self._finish_antes()
             self.street = _THIRD
@@ -892,6 +902,9 @@ class HandState:
         shown = tuple(shown)
         mine = self.cards[p]
         dealt = len(mine)
+        if not dealt and not self._deals_written and len(shown) <= 7:
+            mine.extend([None] * len(shown))  # no deal lines: the show is all we know
+            dealt = len(shown)
         if len(shown) == dealt:
             owners = self._card_owner
             for slot, c in enumerate(shown):
@@ -1381,7 +1394,7 @@ class HandState:
                     expected=p,
                 )
                 self._acted.add(p)  # report once
-        unc = None if self._uncalled_done else self.uncalled()
+        unc = None if self._uncalled_done or not self.returns_written else self.uncalled()
         if unc is not None:
             p, amount = unc
             self._v(
@@ -1424,6 +1437,13 @@ class HandState:
         if self._phase == "antes":
             self._finish_antes()
         self._close_round()
+        if not self._deals_written and len(self.dealt_in) > 1:
+            self._v(
+                Code.DEALS_NOT_RECORDED,
+                "The record writes no deals: who brings in, who acts first and the bet sizes "
+                "that depend on the cards cannot be checked.",
+                severity=Severity.INFO,
+            )
         return self.violations[before:]
 
     def hand_over(self) -> bool:

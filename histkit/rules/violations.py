@@ -47,6 +47,7 @@ class Code(StrEnum):
     ACTION_AFTER_END = "ACTION_AFTER_END"  # betting after the hand or street was over
     UNCHECKABLE_SHOWDOWN = "UNCHECKABLE_SHOWDOWN"
     GARBLED_CARD = "GARBLED_CARD"  # the site wrote something that is not a card
+    DEALS_NOT_RECORDED = "DEALS_NOT_RECORDED"  # a record with no deal lines (info)
 
 
 class Severity(StrEnum):

@@ -114,7 +114,7 @@ def write_session(
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
-    currency: str = "USD",
+    currency: str | None = None,
     hero: str = "Hero",
     faults: float = 0.0,
     fault_kinds: tuple[str, ...] = FAULT_KINDS,
@@ -132,13 +132,13 @@ def write_session(
     to `sidecar` (default: `<path>.faults.jsonl`): one JSON object per faulty hand with
     `hand_id`, `fault`, `code` (the violation an audit must report) and `detail`.
     `progress` is called with the number of hands written so far."""
-    from dataclasses import replace
-
     from histkit.dialects import get_dialect
 
     dialect = get_dialect(site)
     if profile is None:
         profile = dialect.profile
+    if currency is None:
+        currency = dialect.default_currency
     path = Path(path)
     side = Path(sidecar) if sidecar else path.with_name(path.name + ".faults.jsonl")
     n = n_faults = 0
@@ -152,7 +152,7 @@ def write_session(
             tables=tables, rake=rake,
             profile=profile,
         ):  # fmt: skip
-            out.write(dialect.write_hands([replace(hand, site=dialect.site)], newline=newline))
+            out.write(dialect.write_hands([hand], newline=newline))
             n += 1
             if fault is not None and truth is not None:
                 truth.write(json.dumps(fault.as_json()) + "\n")

@@ -1,0 +1,232 @@
+"""Winamax: the grammar (`grammars/winamax.lark`) plus what is different about the site.
+
+Where each line form comes from is written beside its terminal in the grammar: "seen" in
+the real files (../shared/hands/winamax: 2016-11 client files of stud and stud hi/lo in
+euros, a 2016-06 play-money "export" of stud, a 2-7 triple draw hand that is skipped) or
+"known" from the site's other files and FPDB's WinamaxToFpdb.py (tournament headers and
+tables, bounties, all-in suffixes, razz, main/side pots, "No rake", mucks, "sits out",
+position markers, CET/CEST); the community-card form is histkit's own.
+
+Choices (the site does not write them):
+- unit: CHIP for tournaments; CENT for cash, in euros ("5€": the sign after the number) and
+  for play money, whose amounts have decimals ("0.65"): hundredths of a play chip, no
+  currency. The model has no such unit; CENT is the least wrong (the scale is right, and
+  Winamax rakes play money, which the engine refuses in a CHIP hand).
+- the total pot is written AFTER rake (real file: antes and bets make 460€, "Total pot 458€
+  | Rake 2€"): the handler adds the rake back.
+- "raises X to Y" with X == Y is a completion over the bring-in, where X is not the raise
+  over the bring-in: reported as COMPLETE to Y. Other raises: X is the raise over the bet.
+- a seat line printed once per hi/lo half ("Seat 2: Player0 won 114€" twice) is one seat
+  result with the halves added up.
+- Winamax prints no uncalled-bet line: an unmatched bet stays in the written pot and its
+  bettor collects it. The hand keeps that as written (no UncalledBet is made up), so the
+  audit reports UNCALLED_BET there (tests/dialects/test_winamax.py).
+- the export writes no deal lines at all; none are made up either.
+- a deal token that is not a card ("[Xx]") is an unknown card. Hand ids keep their three
+  parts ("9250793-470-1478990787": table, hand number, unix time). A tournament's id is
+  the number in its table name ("Freeroll(15283474)#007"), else the tournament's name.
+- descriptions are not checked (`describe` is None): the real files word hands three ways
+  ("Flush Queen high", "Two pairs : Kings and 4") and no source lists the vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from histkit.dialects.base import Dialect
+from histkit.dialects.builder import (
+    BASE_HANDLERS,
+    Handler,
+    LineReader,
+    ignore,
+    on_result_collected,
+    on_result_mucked,
+    on_result_showed,
+    utc_start,
+)
+from histkit.model import ActionKind, Game, PotKind, Street, Unit
+from histkit.rules.profile import RakeSplit, RuleProfile
+
+__all__ = ["Winamax", "WINAMAX"]
+
+# What the real hands settle: the bring-in by the lowest up card (9h < Qd, 7c < 8h), the
+# best board first on 4th-7th, completion to the small bet, a 7th-street raise. Nothing
+# else (no cap reached, suit tie, open pair on 4th, short all-in, side pot, odd chip or
+# tie on board): PokerStars' defaults, except the rake comes from the main pot first, so
+# the side pot the engine makes of an unmatched bet (which Winamax leaves in the pot and
+# pays back) is not raked.
+WINAMAX = RuleProfile(name="winamax", rake_split=RakeSplit.MAIN_FIRST)
+
+_TABLE_TID = re.compile(r"\((\d+)\)#\d+$")
+
+
+def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    """Cash, play-money and tournament headers; the stakes are ante/small bet/big bet."""
+    tournament = m["tname"] is not None
+    sb, bb, ante = m["sb"], m["bb"], m["ante"]
+    if tournament:
+        r.set_unit(Unit.CHIP)
+    else:
+        r.set_unit(Unit.CENT)  # euros, or play money in hundredths
+    head: dict[str, Any] = {
+        "hand_id": m["id"],
+        "game": r.d.games[m["game"].strip().upper()],
+        "small_bet": r.money(sb, line),
+        "big_bet": r.money(bb, line),
+        "unit": r.unit,
+        "currency": "EUR" if not tournament and r.is_money(sb) else None,
+        "started_at": utc_start(r.d, [(m["d1"], m["t1"], m["z1"])]),
+        "local_time": m["date"],
+        "buy_in": m["buyin"],
+        "level": m["level"],
+        "ante": r.money(ante, line) if ante else None,
+    }
+    r.scratch["head"], r.scratch["tname"] = head, m["tname"]
+    r.sink.header(**head)
+
+
+def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
+    """The table; a tournament's id is in its table name: 'NAME(tournament id)#table'."""
+    name = m["name"]
+    r.sink.table(name, int(m["max"]))
+    head = r.scratch.get("head")
+    if head is not None and head["unit"] is Unit.CHIP:
+        tid = _TABLE_TID.search(name)
+        r.sink.header(**head, tournament_id=tid.group(1) if tid else r.scratch["tname"])
+
+
+def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.sink.seat(int(m["seat"]), m["player"], r.money(m["amount"], line), False, line)
+
+
+def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
+    """`Dealt to P [X X 9h] [Kh]`: X is an unseen card (a garbled token too, noted)."""
+    player, cards, new = m.group("player", "cards", "new")
+    sink = r.sink
+    if new is not None and player not in sink.names and f"{player} [{cards}]" in sink.names:
+        player, cards, new = f"{player} [{cards}]", new, None  # a name ending in "[..]"
+    if sink.street is Street.THIRD:
+        sink.deal(player, r.cards(cards, line), (False, False, True), (), line)
+        return
+    up = (sink.street is not Street.SEVENTH,)
+    sink.deal(player, r.cards(new or "", line), up, r.cards(cards, line), line)
+
+
+def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "raises X to Y": a completion when X == Y, else X the raise over the bet."""
+    x, y = r.money(m["amount"], line), r.money(m["to"], line)
+    kind = ActionKind.COMPLETE if x == y else ActionKind.RAISE
+    r.sink.action(kind, m["player"], x, y, m["allin"] is not None, line)
+
+
+def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
+    """`Total pot X[ | Main pot Y | Side pot N Z] | Rake R` (or `| No rake`); X after rake."""
+    rake = r.money(m["rake"], line) if m["rake"] else 0
+    main: int | None = None
+    sides: list[int] = []
+    for part in m["pots"].split(" | ")[1:]:
+        words = part.split()
+        if words[0] == "Main":
+            main = r.money(words[-1], line)
+        else:
+            sides.append(r.money(words[-1], line))
+    r.sink.pot_total(r.money(m["total"], line) + rake, rake, main, tuple(sides), line)
+
+
+def _merged(handler: Handler) -> Handler:
+    """A seat's summary line printed once per pot or half: one result, winnings added."""
+
+    def on_result(r: LineReader, m: re.Match[str], line: int) -> None:
+        results = r.sink.results
+        seat = int(m["seat"])
+        earlier = next((i for i, x in enumerate(results) if x.seat == seat), None)
+        handler(r, m, line)
+        if earlier is not None:
+            first, last = results[earlier], results.pop()
+            del results[earlier]
+            r.sink.result(
+                first.seat,
+                first.player,
+                first.outcome,
+                first.won + last.won,
+                first.cards or last.cards,
+                first.description or last.description,
+                None,
+                False,
+                first.line,
+            )
+
+    return on_result
+
+
+class Winamax(Dialect):
+    name = "winamax"
+    site = "winamax"
+    title = "Winamax"
+    grammar_file = "winamax.lark"
+    writer = "histkit.dialects.winamax_writer"
+    default_currency = "EUR"
+    prints_uncalled = False  # the bettor collects an uncalled bet with the pot (hand 554)
+    prints_no_low = False  # no Winamax line for "no low hand qualified" is known
+    hand_start: ClassVar[tuple[str, ...]] = ("Winamax Poker - ",)
+    profile: ClassVar[RuleProfile] = WINAMAX
+    handlers: ClassVar[Mapping[str, Handler]] = {
+        **BASE_HANDLERS,
+        "HEADER": on_header,
+        "TABLE": on_table,
+        "SEAT": on_seat,
+        "ANTE_BLINDS": ignore,
+        "DEALT": on_deal,
+        "RAISE": on_raise,
+        "TOTAL_POT": on_total_pot,
+        "RESULT_SHOWED": _merged(on_result_showed),
+        "RESULT_COLLECTED": _merged(on_result_collected),
+        "RESULT_MUCKED": _merged(on_result_mucked),
+    }
+    games: ClassVar[Mapping[str, Game]] = {
+        "7-CARD STUD FIXED LIMIT": Game.STUD,
+        "7STUD FIXED LIMIT": Game.STUD,  # the export's word
+        "7-CARD STUD HI/LO FIXED LIMIT": Game.STUD_HILO,
+        "RAZZ FIXED LIMIT": Game.RAZZ,
+    }
+    currency_symbols: ClassVar[Mapping[str, str]] = {"€": "EUR"}
+    symbol_marks_cash = False  # play money is counted in hundredths with no sign
+    thousands = ""
+    hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})
+    reference_zone = "UTC"
+    time_zones: ClassVar[Mapping[str, str]] = {
+        "UTC": "UTC",
+        "GMT": "UTC",
+        "CET": "Europe/Paris",
+        "CEST": "Europe/Paris",
+    }
+    street_words: ClassVar[Mapping[str, Street]] = {
+        f"{s}{'rd' if s == 3 else 'th'} street": s for s in Street
+    }
+    pot_words: ClassVar[Mapping[str, PotKind]] = {
+        "pot": PotKind.POT,
+        "main pot": PotKind.MAIN,
+        "side pot": PotKind.SIDE,
+    }
+    terminal_labels: ClassVar[Mapping[str, str]] = {
+        **Dialect.terminal_labels,
+        "HEADER": "a hand header ('Winamax Poker - CashGame - HandId: #...')",
+        "TABLE": "the table line (\"Table: '...' 6-max (real money)\")",
+        "SEAT": "a seat line ('Seat N: P (X€)')",
+        "ANTE_BLINDS": "'*** ANTE/BLINDS ***'",
+        "ANTE": "an ante ('P posts ante X')",
+        "DEALT": "a deal ('Dealt to P [X X 9h]')",
+        "BRING_IN": "a bring-in ('P brings in X')",
+        "RAISE": "a raise ('P raises X to Y')",
+        **{f"STREET_{n}": f"'*** {n}{'rd' if n == 3 else 'th'} STREET ***'" for n in range(3, 8)},
+        "SHOW": "a show ('P shows [..]')",
+        "MUCK": "'P mucks hand'",
+        "COLLECT": "a collect ('P collected X from pot')",
+        "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
+        "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won X ...')",
+        "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked')",
+        "RESULT_COLLECTED": "a summary seat line ('Seat N: P won X')",
+        "SIT_OUT": "'P sits out'",
+    }
