@@ -9,9 +9,10 @@ position markers, CET/CEST); the community-card form is histkit's own.
 
 Choices (the site does not write them):
 - unit: CHIP for tournaments; CENT for cash, in euros ("5€": the sign after the number) and
-  for play money, whose amounts have decimals ("0.65"): hundredths of a play chip, no
-  currency. The model has no such unit; CENT is the least wrong (the scale is right, and
-  Winamax rakes play money, which the engine refuses in a CHIP hand).
+  for play money, whose amounts have decimals ("0.65"): hundredths of a play chip, with
+  the currency code "PLAY" (not ISO: play money is its own currency, never added to
+  euros or to anything else; CENT gives the right scale, and Winamax rakes play money,
+  which the engine refuses in a CHIP hand).
 - the total pot is written AFTER rake (real file: antes and bets make 460€, "Total pot 458€
   | Rake 2€"): the handler adds the rake back.
 - "raises X to Y" with X == Y is a completion over the bring-in, where X is not the raise
@@ -49,7 +50,7 @@ from histkit.dialects.builder import (
 from histkit.model import ActionKind, Game, PotKind, Street, Unit
 from histkit.rules.profile import RakeSplit, RuleProfile
 
-__all__ = ["Winamax", "WINAMAX"]
+__all__ = ["PLAY_MONEY", "Winamax", "WINAMAX"]
 
 # What the real hands settle: the bring-in by the lowest up card (9h < Qd, 7c < 8h), the
 # best board first on 4th-7th, completion to the small bet, a 7th-street raise. Nothing
@@ -59,6 +60,7 @@ __all__ = ["Winamax", "WINAMAX"]
 # pays back) is not raked.
 WINAMAX = RuleProfile(name="winamax", rake_split=RakeSplit.MAIN_FIRST)
 
+PLAY_MONEY = "PLAY"  # the currency of Winamax's play-money tables (counted in hundredths)
 _TABLE_TID = re.compile(r"\((\d+)\)#\d+$")
 
 
@@ -76,7 +78,7 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         "small_bet": r.money(sb, line),
         "big_bet": r.money(bb, line),
         "unit": r.unit,
-        "currency": "EUR" if not tournament and r.is_money(sb) else None,
+        "currency": None if tournament else "EUR" if r.is_money(sb) else PLAY_MONEY,
         "started_at": utc_start(r.d, [(m["d1"], m["t1"], m["z1"])]),
         "local_time": m["date"],
         "buy_in": m["buyin"],

@@ -8,7 +8,8 @@ summary that lists only the players who showed or won. Choices, since the site's
 cannot carry everything a `Hand` may hold (tests/dialects/test_winamax.py checks them):
 
 - Euros only: a cash hand in another currency is refused (Winamax plays in euros); a cash
-  hand without a currency is play money, written in hundredths without a sign ("0.65").
+  hand in "PLAY" (or without a currency) is play money, written in hundredths without a
+  sign ("0.65").
 - Uncalled bets: Winamax prints no "returned" line; the unmatched chips stay in the pot and
   their bettor collects them (seen in the real hi/lo file: 50€ bet, everyone folds, the pot
   written with it). So an `UncalledBet` is folded into the bettor's collect when the bettor
@@ -92,7 +93,7 @@ def format_amount(amount: int, unit: Unit, currency: str | None) -> str:
     sign = "-" if amount < 0 else ""
     whole, cents = divmod(abs(amount), 100)
     text = f"{sign}{whole}" if cents == 0 else f"{sign}{whole}.{cents:02d}"
-    return text + "\u20ac" if currency else text
+    return text + "\u20ac" if currency == "EUR" else text
 
 
 def _roman(text: str) -> str:
@@ -116,7 +117,7 @@ def _cards(cards: Iterable[Card | None]) -> str:
 
 class _Writer:
     def __init__(self, hand: Hand) -> None:
-        if hand.unit is Unit.CENT and hand.currency not in (None, "EUR"):
+        if hand.unit is Unit.CENT and hand.currency not in (None, "EUR", "PLAY"):
             raise ValueError(
                 f"hand {hand.hand_id}: Winamax writes euros only, not {hand.currency} "
                 "(simulate with currency EUR)"
@@ -178,7 +179,7 @@ class _Writer:
         name = h.table
         if h.is_tournament and not _TABLE_SUFFIX.search(name):
             name = f"{name}({h.tournament_id})#1"
-        money = "play money" if h.unit is Unit.CENT and h.currency is None else "real money"
+        money = "play money" if h.unit is Unit.CENT and h.currency != "EUR" else "real money"
         return f"Table: '{name}' {h.max_seats or 6}-max ({money})"
 
     # ------------------------------------------------------------------ events

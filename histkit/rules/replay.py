@@ -113,11 +113,12 @@ class _Audit:
             hand_id=hand.hand_id,
             unit=hand.unit,
             returns_written=returns_written,
+            currency=hand.currency,
         )
         self.out: list[Violation] = []
 
     def m(self, amount: int) -> str:
-        return money(amount, self.hand.unit)
+        return money(amount, self.hand.unit, self.hand.currency)
 
     def v(
         self,

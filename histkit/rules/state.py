@@ -165,6 +165,7 @@ class HandState:
         "folded",
         "hand_id",
         "returns_written",
+        "currency",
         "mucked",
         "no_low_line",
         "order",
@@ -194,6 +195,7 @@ class HandState:
         hand_id: str = "",
         unit: Unit = Unit.CENT,
         returns_written: bool = True,
+        currency: str | None = None,
     ) -> None:
         spec = self.spec = game if type(game) is GameSpec else spec_for(game)
         # whether the site writes a line when an uncalled bet goes back (else the chips stay
@@ -207,6 +209,7 @@ class HandState:
         self.bring_in_amount = bring_in
         self.hand_id = hand_id
         self.unit = unit
+        self.currency = currency
         order: list[str] = []
         seat_no: dict[str, int] = {}
         start: dict[str, int] = {}
@@ -371,7 +374,7 @@ class HandState:
         return v
 
     def m(self, amount: int) -> str:
-        return money(amount, self.unit)
+        return money(amount, self.unit, self.currency)
 
     def _street_name(self) -> str:
         return _STREET_NAMES.get(int(self.street or 3), "the hand")

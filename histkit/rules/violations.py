@@ -74,10 +74,18 @@ class Violation:
         return self.severity is not Severity.INFO
 
 
-def money(amount: int, unit: Unit) -> str:
-    """Render minor units as a person reads them: $0.37 for cash, 150 for chips."""
+_SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
+
+
+def money(amount: int, unit: Unit, currency: str | None = None) -> str:
+    """Render minor units as a person reads them: $0.37 or 0.37€-style for cash (the
+    currency's symbol, "$" when the hand names none, else its code after the amount), 150
+    for chips."""
     if unit is Unit.CHIP:
         return str(amount)
     sign = "-" if amount < 0 else ""
     a = abs(amount)
-    return f"{sign}${a // 100}.{a % 100:02d}"
+    number = f"{a // 100}.{a % 100:02d}"
+    if currency is None or currency in _SYMBOLS:
+        return f"{sign}{_SYMBOLS.get(currency or 'USD')}{number}"
+    return f"{sign}{number} {currency}"

@@ -109,10 +109,10 @@ def test_corpus_headers(corpus_items: list[Hand | ParseIssue]) -> None:
         2500,
         5000,
     )
-    # play money: hundredths of a play chip, no currency
+    # play money: hundredths of a play chip, its own currency
     assert (play.unit, play.currency, play.ante, play.small_bet, play.big_bet) == (
         Unit.CENT,
-        None,
+        "PLAY",
         1,
         5,
         10,
@@ -581,14 +581,15 @@ def test_total_pot(text: str, figures: tuple[int, int, int | None, tuple[int, ..
 
 
 def test_play_money_unit() -> None:
-    """Play money is counted in hundredths (0.65 -> 65) with no currency."""
+    """Play money is counted in hundredths (0.65 -> 65), in its own currency "PLAY" (never
+    added to euros, nor to another site's cents)."""
     r = reader(
         "Winamax Poker - CashGame - HandId: #8-5-1 - 7stud fixed limit (0.01/0.05/0.10) - "
         "2016/06/12 19:36:38 UTC",
         ["Seat 2: Anna (2.05)"],
     )
     feed(r, "TOTAL_POT", "Total pot 0.65 | Rake 0.04")
-    assert r.sink.head["unit"] is Unit.CENT and r.sink.head["currency"] is None
+    assert r.sink.head["unit"] is Unit.CENT and r.sink.head["currency"] == "PLAY"
     assert r.sink.pot is not None and r.sink.pot[:2] == (69, 4)
     assert r.sink.seats[0].stack == 205
 
@@ -783,7 +784,7 @@ def test_round_trip_simulated(game: str, tournament: bool, players: int) -> None
 def test_round_trip_play_money() -> None:
     """Cash hands without a currency are play money: hundredths, no sign, "(play money)"."""
     hands = [
-        Hand(**{**{f: getattr(h, f) for f in h.__dataclass_fields__}, "currency": None})
+        Hand(**{**{f: getattr(h, f) for f in h.__dataclass_fields__}, "currency": "PLAY"})
         for h in simulate("stud", 10, players=4, seed=7, currency="EUR", profile=WINAMAX)
     ]
     text = write_hands(hands)
