@@ -39,7 +39,7 @@ DIALECTS: dict[str, str | type[Dialect]] = {
     "fulltilt": "histkit.dialects.fulltilt:FullTilt",
     "winamax": "histkit.dialects.winamax:Winamax",
     "wpn": "histkit.dialects.wpn:WinningPoker",
-    "wpn_2016": "histkit.dialects.wpn:WinningPoker2016",
+    "wpn_2016": "histkit.dialects.wpn_2016:WinningPoker2016",
 }
 _INSTANCES: dict[str, Dialect] = {}
 

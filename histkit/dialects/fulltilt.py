@@ -59,14 +59,12 @@ from histkit.dialects.pokerstars import PokerStars
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
 from histkit.evaluate.scalar import high_value
 from histkit.model import (
-    Action,
     ActionKind,
     Deal,
     Game,
     NoteKind,
     SeatOutcome,
     Street,
-    StreetStart,
     Unit,
 )
 from histkit.rules.profile import POKERSTARS, RuleProfile
@@ -91,7 +89,6 @@ _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 _MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 _MAX_SEATS = re.compile(r"(\d+) max")
 _POTS = re.compile(r"(Main|Side) pot(?: #?\d+)? ([^ ]+)\.")
-_ADDS = (ActionKind.BRING_IN, ActionKind.BET, ActionKind.CALL)
 _UNSETTLED = (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH)
 
 
@@ -125,30 +122,15 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
     )
 
 
-def _current_bet(r: LineReader) -> int:
-    """The street's highest total so far (the bet a raise is measured from), from the
-    actions reported since the street began (antes come before 3rd street's marker)."""
-    events = r.sink.events
-    start = len(events)
-    while start and not isinstance(events[start - 1], StreetStart):
-        start -= 1
-    street: dict[str, int] = {}
-    for e in events[start:]:
-        if isinstance(e, Action):
-            if e.kind in _ADDS:
-                street[e.player] = street.get(e.player, 0) + e.amount
-            elif e.to_amount is not None:
-                street[e.player] = e.to_amount
-    return max(street.values(), default=0)
-
-
 def wager_handler(kind: ActionKind) -> Handler:
     """ "completes it to Y" / "raises to Y": the street total; the increment over the
     current bet is the `amount` (PokerStars' "raises X to Y")."""
 
     def on_wager(r: LineReader, m: re.Match[str], line: int) -> None:
         to = r.money(m["to"], line)
-        r.sink.action(kind, m["player"], to - _current_bet(r), to, m["allin"] is not None, line)
+        r.sink.action(
+            kind, m["player"], to - r.sink.current_bet(), to, m["allin"] is not None, line
+        )
 
     return on_wager
 

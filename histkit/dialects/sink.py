@@ -123,6 +123,7 @@ class HandSink:
         "board",
         "summary_line",
         "wagers",
+        "street_in",
     )
 
     def __init__(self, site: str, source: str, start_line: int, dialect: str | None = None) -> None:
@@ -148,6 +149,7 @@ class HandSink:
         self.board: tuple[Card, ...] = ()
         self.summary_line = 0
         self.wagers = 0  # bets, completions and raises so far on this street
+        self.street_in: dict[str, int] = {}  # what each player has in on this street
 
     # -- header and seats ------------------------------------------------------------
 
@@ -223,6 +225,7 @@ class HandSink:
     def street_start(self, street: Street, line: int, community: Card | None = None) -> None:
         self.street = street
         self.wagers = 0
+        self.street_in = {}
         self.events.append(_STREET_START(street, community, line))
 
     def deal(
@@ -263,10 +266,20 @@ class HandSink:
             raise HandError(f"player {player!r} is not seated at this table", line)
         if kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.COMPLETE:
             self.wagers += 1
+        if kind is not ActionKind.ANTE and (amount or to):
+            self.street_in[name] = to if to is not None else self.street_in.get(name, 0) + amount
         self.events.append(_ACTION(self.street, name, kind, amount, to, all_in, line))
 
+    def current_bet(self) -> int:
+        """The street's highest total so far, as reported (the bet a raise is measured
+        from, for a site that writes only "raises to Y")."""
+        return max(self.street_in.values(), default=0)
+
     def uncalled(self, player: str, amount: int, line: int) -> None:
-        self.events.append(_UNCALLED(self.player(player, line), amount, self.street, line))
+        name = self.player(player, line)
+        if name in self.street_in:
+            self.street_in[name] -= amount
+        self.events.append(_UNCALLED(name, amount, self.street, line))
 
     def show(
         self, player: str, cards: tuple[Card, ...], description: str | None, line: int

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from histkit.accounting import collections, contributions
 from histkit.cards import parse_card, parse_cards
 from histkit.dialects import get_dialect
-from histkit.dialects.wpn import WPN, WinningPoker, WinningPoker2016
+from histkit.dialects.wpn import WPN, WinningPoker
+from histkit.dialects.wpn_2016 import WinningPoker2016
 from histkit.dialects.wpn_writer import (
     describe_2016,
     write_hand,
