@@ -20,6 +20,7 @@ __all__ = [
     "Unit",
     "ActionKind",
     "PotKind",
+    "Half",
     "NoteKind",
     "Seat",
     "Action",
@@ -86,6 +87,14 @@ class PotKind(StrEnum):
     MAIN = "main"
     SIDE = "side"
     TOTAL = "total"  # a player's winnings over every pot: a site that writes no more
+
+
+class Half(StrEnum):
+    """Which part of a pot an award is: the high or low half of a hi/lo pot, or all of it."""
+
+    HIGH = "high"
+    LOW = "low"
+    WHOLE = "whole"  # the whole pot: high games, razz, a hi/lo scoop or an undecided pot
 
 
 class NoteKind(StrEnum):
@@ -214,13 +223,15 @@ class Muck:
 @dataclass(frozen=True, slots=True)
 class Collect:
     """`P collected X from pot | main pot | side pot[-N]`; `pot_index` is N (1-based)
-    for side pots, 0 for the main pot or the only pot."""
+    for side pots, 0 for the main pot or the only pot; `half` the half of a hi/lo pot when
+    the site says which (Full Tilt's "wins the low pot", Winamax's "pot(LO)"), else None."""
 
     player: str
     amount: int
     pot: PotKind = PotKind.POT
     pot_index: int = 0
     line: int = 0
+    half: Half | None = None
 
 
 @dataclass(frozen=True, slots=True)

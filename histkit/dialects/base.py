@@ -43,7 +43,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from histkit.cards import Card
 from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, clip_line
 from histkit.dialects.fastpath import LineMatcher, build_matcher
-from histkit.model import Game, Hand, PotKind, Street, Unit
+from histkit.model import Game, Half, Hand, PotKind, Street, Unit
 from histkit.reading.split import HandBlock, ParseIssue, text_blocks
 from histkit.rules.profile import CASINO, RuleProfile
 
@@ -324,6 +324,7 @@ class Dialect:
     # the site's words for streets ("3rd street", "river") and pots ("main pot"), lower case
     street_words: ClassVar[Mapping[str, Street]] = {}
     pot_words: ClassVar[Mapping[str, PotKind]] = {}
+    half_words: ClassVar[Mapping[str, Half]] = {}  # "high", "lo", ... when a site names halves
     terminal_labels: ClassVar[Mapping[str, str]] = TERMINAL_LABELS
     # line kinds that are notes, not play: an "expected ..." message names them as one
     note_terminals: ClassVar[frozenset[str]] = NOTE_TERMINALS

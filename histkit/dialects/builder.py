@@ -362,14 +362,20 @@ def on_uncalled(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
     """`pot`: the pot's name in the site's words (`pot_words`); `index`: a side pot's
-    number when written (a side pot without a number is side pot 1)."""
+    number when written (a side pot without a number is side pot 1); `half`: the half of
+    a hi/lo pot in the site's words (`half_words`), where the site writes it."""
     pot = r.d.pot_words.get(m["pot"].lower())
     if pot is None:
         raise HandError(f"unknown pot {m['pot']!r}", line)
     index = 0
     if pot is PotKind.SIDE:
         index = int(m["index"]) if m["index"] else 1
-    r.sink.collect(m["player"], r.money(m["amount"], line), pot, index, line)
+    half = None
+    if "half" in m.re.groupindex and m["half"]:
+        half = r.d.half_words.get(m["half"].lower())
+        if half is None:
+            raise HandError(f"unknown half {m['half']!r}", line)
+    r.sink.collect(m["player"], r.money(m["amount"], line), pot, index, line, half)
 
 
 def on_show(r: LineReader, m: re.Match[str], line: int) -> None:

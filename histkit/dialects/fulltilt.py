@@ -62,6 +62,7 @@ from histkit.model import (
     ActionKind,
     Deal,
     Game,
+    Half,
     NoteKind,
     SeatOutcome,
     Street,
@@ -224,6 +225,7 @@ class FullTilt(PokerStars):
         "REQUEST_TIME",
         "FEELING",
     }
+    half_words: ClassVar[Mapping[str, Half]] = {"high": Half.HIGH, "low": Half.LOW}
     street_words: ClassVar[Mapping[str, Street]] = {
         f"{s.value}{'rd' if s == 3 else 'th'} st.": s for s in Street
     }

@@ -37,6 +37,7 @@ from histkit.model import (
     DoubleBetAllowed,
     Event,
     Game,
+    Half,
     Hand,
     Muck,
     NoLowHand,
@@ -290,9 +291,18 @@ class HandSink:
         """`declined`: the player did not show (a "doesn't show" line), else mucked."""
         self.events.append(_MUCK(self.player(player, line), declined, line))
 
-    def collect(self, player: str, amount: int, pot: PotKind, index: int, line: int) -> None:
-        """Chips paid from a pot: PotKind.POT (the only pot), MAIN, or SIDE `index` (1..)."""
-        self.events.append(_COLLECT(self.player(player, line), amount, pot, index, line))
+    def collect(
+        self,
+        player: str,
+        amount: int,
+        pot: PotKind,
+        index: int,
+        line: int,
+        half: Half | None = None,
+    ) -> None:
+        """Chips paid from a pot: PotKind.POT (the only pot), MAIN, SIDE `index` (1..), or
+        TOTAL (the player's winnings over all pots); `half` when the site names it."""
+        self.events.append(_COLLECT(self.player(player, line), amount, pot, index, line, half))
 
     def no_low(self, line: int) -> None:
         self.events.append(_NO_LOW(line))

@@ -47,7 +47,7 @@ from histkit.dialects.builder import (
     on_result_showed,
     utc_start,
 )
-from histkit.model import ActionKind, Game, PotKind, Street, Unit
+from histkit.model import ActionKind, Game, Half, PotKind, Street, Unit
 from histkit.rules.profile import RakeSplit, RuleProfile
 
 __all__ = ["PLAY_MONEY", "Winamax", "WINAMAX"]
@@ -171,6 +171,7 @@ class Winamax(Dialect):
     writer = "histkit.dialects.winamax_writer"
     default_currency = "EUR"
     prints_uncalled = False  # the bettor collects an uncalled bet with the pot (hand 554)
+    half_words: ClassVar[Mapping[str, Half]] = {"hi": Half.HIGH, "lo": Half.LOW}
     prints_no_low = False  # no Winamax line for "no low hand qualified" is known
     hand_start: ClassVar[tuple[str, ...]] = ("Winamax Poker - ",)
     profile: ClassVar[RuleProfile] = WINAMAX

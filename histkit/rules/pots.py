@@ -11,20 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from types import ModuleType
 
 from histkit.cards import Card
+from histkit.model import Half
 from histkit.rules.games import GameSpec, HighLow
 from histkit.rules.profile import OddChip, RakeSplit, RuleProfile
 
 __all__ = ["Half", "Pot", "Award", "Settlement", "build_pots", "split_rake", "settle_pots"]
-
-
-class Half(StrEnum):
-    HIGH = "high"
-    LOW = "low"
-    WHOLE = "whole"  # the whole pot: high games, razz, a hi/lo scoop or an undecided pot
 
 
 @dataclass(frozen=True, slots=True)

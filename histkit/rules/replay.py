@@ -36,6 +36,7 @@ _POTKIND_POT = PotKind.POT
 _POTKIND_TOTAL = PotKind.TOTAL
 _HIGHLOW_HILO = HighLow.HILO
 _HALF_LOW = Half.LOW
+_HALF_HIGH = Half.HIGH
 _GAME_STUD_HILO = Game.STUD_HILO
 _GAME_STUD = Game.STUD
 _GAME_RAZZ = Game.RAZZ
@@ -211,6 +212,7 @@ class _Audit:
                 severity=Severity.WARNING,
             )
         undecided_reported = False
+        halves_written = any(c.half is not None for c in collects)
         result: list[Award] = []
         for pot in pots:
             index = pot.index
@@ -231,12 +233,47 @@ class _Audit:
             if expected == reported or {p: v for p, v in expected.items() if v > 0} == {
                 p: v for p, v in reported.items() if v > 0
             }:
+                if halves_written:
+                    self._check_halves(index, awards, collects, self._pot_name(index, n_pots))
                 continue
             name = self._pot_name(index, n_pots)
             self._award_mismatch(pot, awards, Counter(expected), Counter(reported), name, line, s)
         self._check_no_low(s)
         self._info_unknown(s, undecided_reported)
         return tuple(result)
+
+    def _check_halves(
+        self, index: int, awards: list[Award], collects: list[Collect], name: str
+    ) -> None:
+        """The site names the half each collect pays (high or low): each half must go to
+        the players the engine gives it to. A pot paid whole (one scoop, no low) is not
+        checked by label; the pot's total per player already is."""
+        mine = [c for c in collects if _pot_index(c) == index]
+        if not mine or any(c.half is None for c in mine):
+            return
+        if any(a.half is not _HALF_HIGH and a.half is not _HALF_LOW for a in awards):
+            return
+        for a in awards:
+            want = {p: v for p, v in a.expected if v > 0}
+            got: dict[str, int] = {}
+            line = 0
+            for c in mine:
+                if c.half is a.half:
+                    got[c.player] = got.get(c.player, 0) + c.amount
+                    line = line or c.line
+            if got == want:
+                continue
+            half = f"the {a.half.value} half of {name}"
+            exp_txt = ", ".join(f"{p} {self.m(v)}" for p, v in want.items()) or "nobody"
+            rep_txt = ", ".join(f"{p} {self.m(v)}" for p, v in got.items()) or "nobody"
+            odd = set(got) == set(want) and all(abs(got[p] - want[p]) <= 1 for p in want)
+            self.v(
+                Code.ODD_CHIP if odd else Code.AWARD_MISMATCH,
+                f"The site pays {rep_txt} as {half}; it goes to {exp_txt}.",
+                line=line or (mine[0].line if mine else 0),
+                expected="; ".join(f"{p}={v}" for p, v in want.items()),
+                reported="; ".join(f"{p}={v}" for p, v in got.items()),
+            )
 
     def _check_totals(self, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
         """The site wrote each player's winnings over all pots, not per pot: the totals

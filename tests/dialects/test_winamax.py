@@ -25,6 +25,7 @@ from histkit.model import (
     Collect,
     Deal,
     Game,
+    Half,
     Hand,
     Muck,
     NoLowHand,
@@ -202,8 +203,8 @@ def test_corpus_events(corpus_items: list[Hand | ParseIssue]) -> None:
     assert shows[1].description == "Flush Queen high"
     hilo = hands[HILO_EUR]
     assert [e for e in hilo.events if isinstance(e, Collect)] == [
-        Collect("Player0", 11400, PotKind.POT, 0, 35),
-        Collect("Player0", 11400, PotKind.POT, 0, 36),
+        Collect("Player0", 11400, PotKind.POT, 0, 35, Half.HIGH),
+        Collect("Player0", 11400, PotKind.POT, 0, 36, Half.LOW),
     ]
     # "Seat 2: Player0 won 114€" twice (once per half): one seat result of 228€
     assert hilo.summary is not None
@@ -524,14 +525,22 @@ K = ActionKind
         ("SHOW", "Anna shows [8c Td 9h Kh]", Show("Anna", parse_cards("8c Td 9h Kh"), None, 9)),
         ("MUCK", "Anna mucks hand", Muck("Anna", False, 9)),
         ("COLLECT", "Hero collected 458€ from pot", Collect("Hero", 45800, PotKind.POT, 0, 9)),
-        ("COLLECT", "Hero collected 114€ from pot(HI)", Collect("Hero", 11400, PotKind.POT, 0, 9)),
-        ("COLLECT", "Hero collected 114€ from pot(LO)", Collect("Hero", 11400, PotKind.POT, 0, 9)),
+        (
+            "COLLECT",
+            "Hero collected 114€ from pot(HI)",
+            Collect("Hero", 11400, PotKind.POT, 0, 9, Half.HIGH),
+        ),
+        (
+            "COLLECT",
+            "Hero collected 114€ from pot(LO)",
+            Collect("Hero", 11400, PotKind.POT, 0, 9, Half.LOW),
+        ),
         ("COLLECT", "Hero collected 3€ from main pot", Collect("Hero", 300, PotKind.MAIN, 0, 9)),
         ("COLLECT", "Hero collected 3€ from side pot", Collect("Hero", 300, PotKind.SIDE, 1, 9)),
         (
             "COLLECT",
             "Hero collected 3€ from side pot 2(LO)",
-            Collect("Hero", 300, PotKind.SIDE, 2, 9),
+            Collect("Hero", 300, PotKind.SIDE, 2, 9, Half.LOW),
         ),
         ("SIT_OUT", "Anna sits out", TableNote(NoteKind.SIT_OUT, "Anna", "Anna sits out", 9)),
         ("STREET_4", "*** FOURTH ***", StreetStart(Street.FOURTH, None, 9)),
