@@ -227,7 +227,10 @@ def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
         for s, b, u, c in combos.itertuples(index=False, name=None)
     ]
     h = h.merge(combos, on=["small_bet", "big_bet", "unit", "currency"], how="left")
-    h["rake"] = h["rake"].fillna(0).astype("int64")
+    # what the house took: the rake and any fee (a jackpot drop); tables written before
+    # the fee column have none
+    fee = h["fee"].fillna(0) if "fee" in h else 0
+    h["rake"] = (h["rake"].fillna(0) + fee).astype("int64")
     return h
 
 

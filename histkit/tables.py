@@ -77,6 +77,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("hero", _STR),
             ("total_pot", _I64),
             ("rake", _I64),
+            ("fee", _I64),  # other money the house took from the pot (a jackpot drop)
             ("community_card", _STR),
             ("source_file", _STR),
             ("source_line", _I64),
@@ -409,6 +410,7 @@ class TableBuilder:
         h["hero"].append(hand.hero)
         h["total_pot"].append(summary.total_pot if summary else None)
         h["rake"].append(summary.rake if summary else None)
+        h["fee"].append(summary.fee if summary else None)
         h["community_card"].append(community)
         h["source_file"].append(hand.source.file)
         h["source_line"].append(hand.source.line)
