@@ -71,7 +71,8 @@ def site_corpus(folder: Path, site: str, n: int, seed: int = 20261201) -> Path:
 
 
 def fast_path_share(path: Path) -> float:
-    """The share of a file's hands the line matcher reads on its own (the rest go to Lark)."""
+    """The share of a file's stud hands the line matcher reads on its own (the rest go to
+    Lark)."""
     from histkit.dialects import detector
     from histkit.dialects.builder import LineReader
     from histkit.reading.split import file_blocks
@@ -84,6 +85,9 @@ def fast_path_share(path: Path) -> float:
             if d is None or d.matcher is None:
                 continue
             m = d.compiled.header.match(block.lines[0] + "\n")
+            game = d.game_text(m, block) if m is not None else None
+            if m is None or (game is not None and game.upper() not in d.games):
+                continue  # not a stud hand: skipped before any parsing
             total += 1
             with contextlib.suppress(Exception):  # left to Lark, as in parse_block
                 fast += LineReader(d, block, str(path)).read_fast(d.matcher, m) is not None
