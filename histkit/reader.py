@@ -212,11 +212,15 @@ def parse_blocks(
     any_hand = False
     for block in blocks:
         first = block.lines[0]
-        d = det.dialect_of(first)
-        if d is None and first.startswith(det.prefixes):
+        found = det.header_of(first)
+        if found is not None:
+            result = found[0].parse_block(block, source, found[1])
+        elif first.startswith(det.prefixes):
             # starts like a site's header but is not one: that site words the rejection
-            d = next((x for x in det.dialects if first.startswith(x.hand_start)), None)
-        result = d.parse_block(block, source) if d is not None else None
+            d = next(x for x in det.dialects if first.startswith(x.hand_start))
+            result = d.parse_block(block, source)
+        else:
+            result = None
         if result is None:
             junk[1:] = [block]
             junk_lines += len(block.lines)

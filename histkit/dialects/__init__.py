@@ -9,14 +9,13 @@ folder that mixes sites is read with no option (`--site NAME` forces one).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import re
 from typing import TYPE_CHECKING
 
 from histkit.dialects.base import Dialect, ParseIssue
 
 if TYPE_CHECKING:
-    from histkit.cards import Card
-    from histkit.model import Game, Hand
+    from histkit.model import Hand
     from histkit.rules.profile import RuleProfile
 
 __all__ = [
@@ -29,7 +28,6 @@ __all__ = [
     "get_dialect",
     "known_sites",
     "register",
-    "site_describer",
     "site_profile",
 ]
 
@@ -50,6 +48,9 @@ def register(cls: type[Dialect]) -> type[Dialect]:
     _INSTANCES.pop(cls.name, None)
     _DETECTORS.clear()
     _BY_SITE.clear()
+    from histkit.rules.replay import forget_sites
+
+    forget_sites()
     return cls
 
 
@@ -122,14 +123,6 @@ def site_profile(site: str) -> RuleProfile:
     return CASINO
 
 
-def site_describer(site: str) -> Callable[[Game, tuple[Card, ...]], str | None] | None:
-    """The site's words for a shown hand (None when it has none to check)."""
-    found = _site_dialects(site)
-    if not found or type(found[0]).describe is Dialect.describe:
-        return None
-    return found[0].describe
-
-
 class Detector:
     """Which dialect a hand's first line belongs to, among `dialects`: a line is tested
     only by the dialects whose `hand_start` prefixes it starts with, then by their
@@ -146,11 +139,19 @@ class Detector:
         self._memo: dict[str, Dialect | None] = {}
 
     def dialect_of(self, line: str) -> Dialect | None:
+        found = self.header_of(line)
+        return found[0] if found is not None else None
+
+    def header_of(self, line: str) -> tuple[Dialect, re.Match[str]] | None:
+        """The dialect whose header this line is, with the header's match (so the dialect
+        need not match its longest regex again)."""
         if not line.startswith(self.prefixes):
             return None
         for prefix, d in self._by_prefix:
-            if line.startswith(prefix) and d.is_header(line):
-                return d
+            if line.startswith(prefix):
+                m = d.compiled.header.match(line + "\n")
+                if m is not None:
+                    return d, m
         return None
 
     def is_header(self, line: str) -> bool:

@@ -444,11 +444,14 @@ class Dialect:
 
         yield from parse_blocks(text_blocks(text, self), source, site=self)
 
-    def parse_block(self, block: HandBlock, source: str) -> Hand | ParseIssue | None:
+    def parse_block(
+        self, block: HandBlock, source: str, header: re.Match[str] | None = None
+    ) -> Hand | ParseIssue | None:
         """One block -> a Hand, a skipped/rejected issue, or None when the block does not
-        even start like a hand (the caller reports such text once per run)."""
+        even start like a hand (the caller reports such text once per run). `header`: the
+        first line's header match, when the caller made it already."""
         first = block.lines[0]
-        m = self.compiled.header.match(first + "\n")
+        m = header if header is not None else self.compiled.header.match(first + "\n")
         if m is None:
             if first.startswith(self.hand_start):
                 return ParseIssue(

@@ -95,6 +95,7 @@ _HAND = constructor(Hand)
 # the up/down pattern of a 3rd-street deal: two down, one up
 UP3: Final = (False, False, True)
 _THIRD: Final = Street.THIRD
+_ANTE: Final = ActionKind.ANTE
 
 
 class HandSink:
@@ -123,8 +124,6 @@ class HandSink:
         "pot",
         "board",
         "summary_line",
-        "wagers",
-        "street_in",
     )
 
     def __init__(self, site: str, source: str, start_line: int, dialect: str | None = None) -> None:
@@ -149,8 +148,6 @@ class HandSink:
         self.pot: tuple[int, int, int | None, tuple[int, ...], int] | None = None
         self.board: tuple[Card, ...] = ()
         self.summary_line = 0
-        self.wagers = 0  # bets, completions and raises so far on this street
-        self.street_in: dict[str, int] = {}  # what each player has in on this street
 
     # -- header and seats ------------------------------------------------------------
 
@@ -225,8 +222,6 @@ class HandSink:
 
     def street_start(self, street: Street, line: int, community: Card | None = None) -> None:
         self.street = street
-        self.wagers = 0
-        self.street_in = {}
         self.events.append(_STREET_START(street, community, line))
 
     def deal(
@@ -265,22 +260,29 @@ class HandSink:
         name = self.names.get(player)
         if name is None:
             raise HandError(f"player {player!r} is not seated at this table", line)
-        if kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.COMPLETE:
-            self.wagers += 1
-        if kind is not ActionKind.ANTE and (amount or to):
-            self.street_in[name] = to if to is not None else self.street_in.get(name, 0) + amount
         self.events.append(_ACTION(self.street, name, kind, amount, to, all_in, line))
 
     def current_bet(self) -> int:
         """The street's highest total so far, as reported (the bet a raise is measured
-        from, for a site that writes only "raises to Y")."""
-        return max(self.street_in.values(), default=0)
+        from, for a site that writes only "raises to Y"): read back from the street's
+        events, so the common path pays nothing for it."""
+        street_in: dict[str, int] = {}
+        events = self.events
+        i = len(events)
+        while i and type(events[i - 1]) is not StreetStart:
+            i -= 1
+        for e in events[i:]:
+            if type(e) is Action and e.kind is not _ANTE:
+                if e.to_amount is not None:
+                    street_in[e.player] = e.to_amount
+                else:
+                    street_in[e.player] = street_in.get(e.player, 0) + e.amount
+            elif type(e) is UncalledBet and e.player in street_in:
+                street_in[e.player] -= e.amount
+        return max(street_in.values(), default=0)
 
     def uncalled(self, player: str, amount: int, line: int) -> None:
-        name = self.player(player, line)
-        if name in self.street_in:
-            self.street_in[name] -= amount
-        self.events.append(_UNCALLED(name, amount, self.street, line))
+        self.events.append(_UNCALLED(self.player(player, line), amount, self.street, line))
 
     def show(
         self, player: str, cards: tuple[Card, ...], description: str | None, line: int

@@ -11,13 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from histkit.cards import Card
 from histkit.model import Collect, Game, Hand, PotKind, SeatOutcome, Street, Unit
-
-if TYPE_CHECKING:
-    from histkit.dialects.base import Dialect
 from histkit.rules import showdown
 from histkit.rules.games import GameSpec, HighLow, spec_for
 from histkit.rules.pots import Award, Half, Pot, Settlement
@@ -744,31 +740,58 @@ def _norm(text: str) -> str:
     return got
 
 
+@dataclass(frozen=True, slots=True)
+class _SiteRecord:
+    """What the audit takes from the dialect that read a hand: the site's house rules and
+    how its record is written (its words for hands, which lines it prints)."""
+
+    profile: RuleProfile
+    describe: Describe | None
+    no_low_printed: bool
+    returns_written: bool
+
+
+_RECORDS: dict[tuple[str, str | None], _SiteRecord] = {}
+
+
+def forget_sites() -> None:
+    """Drop what was learnt of each site's dialect (a dialect was registered again)."""
+    _RECORDS.clear()
+
+
+def _site_record(hand: Hand) -> _SiteRecord:
+    key = (hand.site, hand.dialect)
+    got = _RECORDS.get(key)
+    if got is None:
+        from histkit.dialects import Dialect, dialect_of
+        from histkit.rules.profile import CASINO
+
+        d = dialect_of(hand)
+        if d is None:
+            got = _SiteRecord(CASINO, None, True, True)
+        else:
+            own = type(d).describe is not Dialect.describe
+            got = _SiteRecord(
+                d.profile, d.describe if own else None, d.prints_no_low, d.prints_uncalled
+            )
+        _RECORDS[key] = got
+    return got
+
+
 def replay(
     hand: Hand, profile: RuleProfile | None = None, game: Game | GameSpec | None = None
 ) -> Replay:
     """Replay one hand under a profile (default: the house rules of the hand's site) and
     game (default: the hand's own). Shown hands' descriptions are checked in the site's
     words when its dialect has them."""
-    from histkit.dialects import dialect_of
-    from histkit.rules.profile import CASINO
-
-    d = dialect_of(hand)
-    if profile is None:
-        profile = d.profile if d is not None else CASINO
+    rec = _site_record(hand)
     spec = spec_for(game if game is not None else hand.game)
     audit = _Audit(
-        hand, profile, spec, _describer(d), returns_written=d is None or d.prints_uncalled
+        hand,
+        profile if profile is not None else rec.profile,
+        spec,
+        rec.describe,
+        returns_written=rec.returns_written,
     )
-    audit.no_low_printed = d is None or d.prints_no_low
+    audit.no_low_printed = rec.no_low_printed
     return audit.run()
-
-
-def _describer(d: Dialect | None) -> Describe | None:
-    """The dialect's words for shown hands, when it has any (else descriptions are not
-    checked)."""
-    from histkit.dialects import Dialect
-
-    if d is None or type(d).describe is Dialect.describe:
-        return None
-    return d.describe
