@@ -334,6 +334,9 @@ class Hand:
     bring_in: int | None = None  # only when the header states it
     local_time: str | None = None  # the header's own date text, zone included
     hero: str | None = None
+    # the table's own count of its hands, where the site writes one (Winamax's hand ids):
+    # two hands at a table are consecutive exactly when these differ by one
+    table_hand: int | None = None
     # the dialect that read it (a site may have several eras); provenance, not content:
     # equal hands read by two dialects are equal
     dialect: str | None = field(default=None, compare=False)

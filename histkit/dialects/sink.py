@@ -170,8 +170,10 @@ class HandSink:
         bring_in: int | None = None,
         table: str | None = None,
         max_seats: int | None = None,
+        table_hand: int | None = None,
     ) -> None:
-        """What the hand's header says (`ante`/`bring_in` only when the site states them)."""
+        """What the hand's header says (`ante`/`bring_in` only when the site states them;
+        `table_hand` the table's own count of its hands, where the site writes one)."""
         self.head = {
             "hand_id": hand_id,
             "game": game,
@@ -187,6 +189,7 @@ class HandSink:
             "mix": mix,
             "ante": ante,
             "bring_in": bring_in,
+            "table_hand": table_hand,
         }
         if table is not None:
             self.table_name = table
@@ -420,5 +423,6 @@ class HandSink:
             bring_in=h["bring_in"],
             local_time=h["local_time"],
             hero=hero,
+            table_hand=h["table_hand"],
             dialect=self.dialect,
         )

@@ -84,6 +84,8 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         "buy_in": m["buyin"],
         "level": m["level"],
         "ante": r.money(ante, line) if ante else None,
+        # "#9250793-470-1478990787": the table, its hand count, the time
+        "table_hand": int(parts[1]) if len(parts := m["id"].split("-")) == 3 else None,
     }
     r.scratch["head"], r.scratch["tname"] = head, m["tname"]
     r.sink.header(**head)

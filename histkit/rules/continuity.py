@@ -5,7 +5,10 @@ equal their ending stack in the previous hand played there, unless the record sh
 not. Silence is preferred over a false alarm, so a pair of hands is compared only when
 they are known to be consecutive: no skipped hand (another game of a mixed rotation)
 between them in the same file, no join/leave/removal of the player, and — when the caller
-gives no skipped-hand records — no change of game inside a mixed rotation.
+gives no skipped-hand records — no change of game inside a mixed rotation, and, where the
+site numbers each table's hands (`Hand.table_hand`), consecutive numbers. When most of
+the players' stacks (three or more) moved at once, hands are missing between the two (a
+file that is a selection of hands): that is one info record, not an error per player.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class StackRecord(NamedTuple):
     seats: tuple[tuple[str, int, int], ...]  # player, starting stack, seat line
     final: tuple[tuple[str, int], ...]  # player, ending stack
     noted: frozenset[str]  # players who joined, left, were removed or finished here
+    table_hand: int | None = None  # the table's own hand count (`Hand.table_hand`)
 
 
 def stack_record(rp: Replay) -> StackRecord:
@@ -66,6 +70,7 @@ def stack_record(rp: Replay) -> StackRecord:
         seats=tuple((s.player, s.stack, s.line) for s in h.seats),
         final=rp.final_stacks,
         noted=noted,
+        table_hand=h.table_hand,
     )
 
 
@@ -104,6 +109,8 @@ def check_continuity(
 
 
 def _gap_between(a: StackRecord, b: StackRecord, gaps: dict[str, list[int]]) -> bool:
+    if a.table_hand is not None and b.table_hand is not None:
+        return b.table_hand != a.table_hand + 1  # the site numbers the table's hands
     if a.file == b.file:
         lines = gaps.get(a.file)
         if lines is not None:
@@ -118,6 +125,27 @@ def _compare(prev: StackRecord, cur: StackRecord) -> list[Violation]:
     out = []
     ends = dict(prev.final)
     excused = prev.noted | cur.noted
+    both = [(p, stack, line) for p, stack, line in cur.seats if p in ends and p not in excused]
+    changed = [p for p, stack, _ in both if ends[p] != stack]
+    if len(changed) >= 3 and 2 * len(changed) >= len(both):
+        # most of the table's stacks moved: hands are missing from the record between
+        # the two (a file that is a selection of hands), not a fault of the site's
+        return [
+            Violation(
+                code=Code.STACK_CONTINUITY,
+                severity=Severity.INFO,
+                hand_id=cur.hand_id,
+                street=None,
+                line=cur.seats[0][2] if cur.seats else cur.line,
+                expected=None,
+                reported=len(changed),
+                message=(
+                    f"{len(changed)} of {len(both)} players' stacks changed between hand "
+                    f"{prev.hand_id} and hand {cur.hand_id} at {cur.table}: hands seem to be "
+                    "missing from the record between them, so stacks are not carried over."
+                ),
+            )
+        ]
     for p, stack, line in cur.seats:
         if p not in ends or p in excused:
             continue
