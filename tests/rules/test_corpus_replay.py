@@ -188,3 +188,43 @@ def test_each_pokerstars_choice_is_what_the_real_hands_show(change: dict, code: 
     """Flip one profile choice: the real hands then disagree, so the choice is evidenced
     (and the engine is not silently accepting anything)."""
     assert code in _errors(dataclasses.replace(POKERSTARS, **change))
+
+
+def test_missing_hands_between_two_are_one_info_record() -> None:
+    """When most of the table's stacks move between two hands (every one paid an ante in
+    a hand the file does not hold), the record is a selection of hands: one info record
+    says so, and no player is blamed; one player's stack moving alone is still an error."""
+    hands = [h for h in corpus_hands() if h.table == "Dawn II"]
+    hands.sort(key=lambda h: h.started_at)
+    first, second = hands[0], hands[1]
+    ends = dict(replay(first).final_stacks)
+    assert len([p for p in ends if p in {s.player for s in second.seats}]) >= 3
+    moved = dataclasses.replace(
+        second,
+        seats=tuple(
+            dataclasses.replace(s, stack=s.stack - 1) if s.player in ends else s
+            for s in second.seats
+        ),
+    )
+    (found,) = check_continuity([first, moved])
+    assert (found.code, found.severity) == (Code.STACK_CONTINUITY, Severity.INFO)
+    assert "missing from the record" in found.message
+
+
+def test_a_site_that_numbers_its_tables_hands_compares_consecutive_ones_only() -> None:
+    hands = [h for h in corpus_hands() if h.table == "Dawn II"]
+    hands.sort(key=lambda h: h.started_at)
+    first, second = hands[0], hands[1]
+    i, seat = next((i, s) for i, s in enumerate(second.seats) if s.player == "gashpor")
+    bumped = dataclasses.replace(
+        second,
+        seats=(
+            *second.seats[:i],
+            dataclasses.replace(seat, stack=seat.stack - 5),
+            *second.seats[i + 1 :],
+        ),
+    )
+    numbered = [dataclasses.replace(first, table_hand=7), dataclasses.replace(bumped, table_hand=8)]
+    assert [v.code for v in check_continuity(numbered)] == [Code.STACK_CONTINUITY]
+    apart = [numbered[0], dataclasses.replace(numbered[1], table_hand=9)]  # a hand between
+    assert check_continuity(apart) == []
