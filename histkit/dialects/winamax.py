@@ -20,9 +20,10 @@ Choices (the site does not write them):
 - a seat line printed once per hi/lo half ("Seat 2: Player0 won 114€" twice) is one seat
   result with the halves added up.
 - Winamax prints no uncalled-bet line: an unmatched bet stays in the written pot and its
-  bettor collects it. The hand keeps that as written (no UncalledBet is made up), so the
-  audit reports UNCALLED_BET there (tests/dialects/test_winamax.py).
-- the export writes no deal lines at all; none are made up either.
+  bettor collects it. The hand keeps that as written (no UncalledBet is made up), and the
+  audit knows it (`prints_uncalled` is False: no return line is asked for).
+- the export writes no deal lines at all; none are made up either (the audit checks such
+  a record's money and says the cards cannot be checked).
 - a deal token that is not a card ("[Xx]") is an unknown card. Hand ids keep their three
   parts ("9250793-470-1478990787": table, hand number, unix time). A tournament's id is
   the number in its table name ("Freeroll(15283474)#007"), else the tournament's name.
@@ -105,19 +106,6 @@ def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.seat(int(m["seat"]), m["player"], r.money(m["amount"], line), False, line)
 
 
-def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Dealt to P [X X 9h] [Kh]`: X is an unseen card (a garbled token too, noted)."""
-    player, cards, new = m.group("player", "cards", "new")
-    sink = r.sink
-    if new is not None and player not in sink.names and f"{player} [{cards}]" in sink.names:
-        player, cards, new = f"{player} [{cards}]", new, None  # a name ending in "[..]"
-    if sink.street is Street.THIRD:
-        sink.deal(player, r.cards(cards, line), (False, False, True), (), line)
-        return
-    up = (sink.street is not Street.SEVENTH,)
-    sink.deal(player, r.cards(new or "", line), up, r.cards(cards, line), line)
-
-
 def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "raises X to Y": a completion when X == Y, else X the raise over the bet."""
     x, y = r.money(m["amount"], line), r.money(m["to"], line)
@@ -183,7 +171,6 @@ class Winamax(Dialect):
         "TABLE": on_table,
         "SEAT": on_seat,
         "ANTE_BLINDS": ignore,
-        "DEALT": on_deal,
         "RAISE": on_raise,
         "TOTAL_POT": on_total_pot,
         "RESULT_SHOWED": _merged(on_result_showed),
