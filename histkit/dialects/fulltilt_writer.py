@@ -32,39 +32,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
 from histkit.cards import Card
+from histkit.dialects.writer import ET, TextWriter
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
 from histkit.evaluate.names import name_low_value
 from histkit.evaluate.scalar import high_value, low8_value, razz_value
 from histkit.model import (
     Action,
     ActionKind,
-    BettingCapped,
     Collect,
     Deal,
-    DoubleBetAllowed,
     Event,
     Game,
     Hand,
     Muck,
-    NoLowHand,
     NoteKind,
     PotKind,
-    SeatOutcome,
     SeatResult,
     Show,
     Street,
     StreetStart,
-    Summary,
     TableNote,
-    UncalledBet,
-    Unit,
 )
 
 __all__ = [
     "GAME_NAMES",
+    "FullTiltWriter",
     "describe_words",
     "format_amount",
     "high_words",
@@ -79,13 +74,8 @@ GAME_NAMES: dict[Game, str] = {
     Game.STUD_HILO: "Limit Stud H/L",
     Game.RAZZ: "Limit Razz",
 }
-_CURRENCY_SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "$"}
-_STREET_LINES = {s: f"*** {s.value}{'RD' if s == 3 else 'TH'} STREET ***" for s in Street}
-_STREET_ABBR = {s: f"{s.value}{'rd' if s == 3 else 'th'} St." for s in Street}
-_ET = ZoneInfo("America/New_York")
 _FTP_DATE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})? [A-Z]{1,5} - ")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
-_ALL_IN = ", and is all in"
 
 # -------------------------------------------------------------------- hand descriptions
 # Full Tilt's words, as the real files write them: "a pair of Aces", "two pair, Aces and
@@ -149,20 +139,6 @@ def describe_words(game: Game, cards: Iterable[Card]) -> str | None:
     return high
 
 
-def format_amount(amount: int, unit: Unit, currency: str | None) -> str:
-    """ "$0.50", "$3", "$1,234.50" or chips "12,245", as Full Tilt writes them."""
-    if unit is Unit.CHIP:
-        return f"{amount:,}"
-    symbol = _CURRENCY_SYMBOLS.get(currency or "USD", "$")
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), 100)
-    return f"{sign}{symbol}{whole:,}" if cents == 0 else f"{sign}{symbol}{whole:,}.{cents:02d}"
-
-
-def _cards(cards: Iterable[Card | None]) -> str:
-    return " ".join(str(c) for c in cards if c is not None)
-
-
 def shown_order(game: Game, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """A shown hand as Full Tilt lists it: the two down cards sorted, highest first
     (11111112961: dealt [9h 9s], shown [9s 9h ...]), razz lowest first with the ace low
@@ -176,17 +152,33 @@ def shown_order(game: Game, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     return (*down, *cards[2:])
 
 
-class _Writer:
-    """One hand being written; tracks the street's wagers to word completions and raises."""
+class FullTiltWriter(TextWriter):
+    """Full Tilt's words; tracks the street's wagers to word completions and raises."""
+
+    game_names = GAME_NAMES
+    street_headers = {s: f"*** {s.value}{'RD' if s == 3 else 'TH'} STREET ***" for s in Street}
+    fold_streets = {s: f"{s.value}{'rd' if s == 3 else 'th'} St." for s in Street}
+    thousands = True
+    own_date = _FTP_DATE
+    zone = ET
+    no_date = "neither a Full Tilt date nor started_at"
+    sitting_out = ", is sitting out"
+    action_words = {
+        **TextWriter.action_words,
+        ActionKind.ANTE: "antes {}",
+        ActionKind.BRING_IN: "brings in for {}",
+    }
+    wager_kinds = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
+    all_in = ", and is all in"
+    uncalled_form = "Uncalled bet of {amount} returned to {player}"
+    declined_words = "mucks"
+    board_form = "Board: [{}]"
+    blank_lines = 3
 
     def __init__(self, hand: Hand) -> None:
-        self.hand = hand
+        super().__init__(hand)
         self.own = hand.site == "fulltilt"  # keep its own descriptions and note lines
-        self.lines: list[str] = []
-        self.street = Street.THIRD
-        self.street_in: dict[str, int] = {}
         self.current = 0  # the street's highest total (the bet to call)
-        self.wagers = 0
         self.shown: dict[str, Show] = {}
         self.mucked = {e.player for e in hand.events if isinstance(e, Muck)}
         self.community = next(
@@ -194,70 +186,58 @@ class _Writer:
             None,
         )
         self.halves = _halves(hand, self.community)
-        self.n_sides = max(
-            [len(hand.summary.side_pots) if hand.summary else 0]
-            + [e.pot_index for e in hand.events if isinstance(e, Collect)]
+        self.low_line = self.bring_in_card_line()
+        self.last_street = max(
+            (i for i, e in enumerate(hand.events) if isinstance(e, StreetStart)), default=-1
         )
-
-    def money(self, amount: int) -> str:
-        return format_amount(amount, self.hand.unit, self.hand.currency)
+        # cards shown before the last street (an all-in exposure): no showdown line
+        self.showdown = any(isinstance(e, Show) for e in hand.events[: self.last_street])
 
     # ------------------------------------------------------------------ header
+    def head(self) -> list[str]:
+        return [self.header()]
+
     def header(self) -> str:
         h = self.hand
         title = f"{h.buy_in or 'Tournament'} ({h.tournament_id}), " if h.is_tournament else ""
         attrs = f" ({h.max_seats} max)" if h.max_seats not in (None, 8) else ""
-        stakes = f"{self.money(h.small_bet)}/{self.money(h.big_bet)}"
-        ante = h.ante
-        if ante is None:
-            antes = [a.amount for a in h.actions() if a.kind is ActionKind.ANTE]
-            ante = max(antes) if antes else None
+        stakes = self.stakes()
+        ante = self.ante()
         if ante:
             stakes += f" Ante {self.money(ante)}"
         mix = f"{h.mix} - " if h.mix else ""
         return (
             f"Full Tilt Poker Game #{h.hand_id}: {title}Table {h.table}{attrs} - {stakes} - "
-            f"{mix}{GAME_NAMES[h.game]} - {self.date_text()}"
+            f"{mix}{self.game_names[h.game]} - {self.date_text()}"
         )
 
-    def date_text(self) -> str:
-        """The header's own date text when it is in Full Tilt's form, else ET from UTC."""
-        h = self.hand
-        if h.local_time and _FTP_DATE.match(h.local_time):
-            return h.local_time
-        if h.started_at is None:
-            raise ValueError(f"hand {h.hand_id}: neither a Full Tilt date nor started_at")
-        et = h.started_at.astimezone(_ET)
-        return f"{et:%H:%M:%S} ET - {et:%Y/%m/%d}"
+    def clock(self, t: datetime) -> str:
+        return f"{t:%H:%M:%S} ET - {t:%Y/%m/%d}"
 
     # ------------------------------------------------------------------ events
-    def event(self, e: Event) -> str | None:
-        if isinstance(e, Action):
-            return self.action(e)
-        if isinstance(e, StreetStart):
-            self.street, self.street_in, self.current, self.wagers = e.street, {}, 0, 0
-            head = _STREET_LINES[e.street]
-            return f"{head} [{e.community}]" if e.community is not None else head
-        if isinstance(e, Deal):
-            return self.deal(e)
-        if isinstance(e, UncalledBet):
-            return f"Uncalled bet of {self.money(e.amount)} returned to {e.player}"
-        if isinstance(e, Show):
-            self.shown[e.player] = e
-            desc = self.words(e.description, e.cards)
-            shown = _cards(shown_order(self.hand.game, e.cards))
-            return f"{e.player} shows [{shown}]" + (f" {desc}" if desc else "")
-        if isinstance(e, Muck):
-            return f"{e.player} mucks"
-        if isinstance(e, Collect):
-            return self.collect(e)
-        if isinstance(e, NoLowHand):
-            return "No low hand qualified"
-        if isinstance(e, TableNote):
-            return self.note(e)
-        if isinstance(e, BettingCapped | DoubleBetAllowed):
-            return None  # Full Tilt prints neither
-        raise TypeError(f"cannot write event {e!r}")
+    def opens_showdown(self, i: int, e: Event) -> bool:
+        """The first show after the last street began."""
+        return i > self.last_street and isinstance(e, Show)
+
+    def after(self, i: int, e: Event) -> None:
+        """`X is low with [3c]` after the last of the 3rd-street deals."""
+        events = self.hand.events
+        if (
+            self.low_line
+            and isinstance(e, Deal)
+            and e.street is Street.THIRD
+            and not (
+                i + 1 < len(events)
+                and isinstance(events[i + 1], Deal)
+                and events[i + 1].street is Street.THIRD  # type: ignore[union-attr]
+            )
+        ):
+            self.lines.append(self.low_line)
+            self.low_line = None
+
+    def street_start(self, e: StreetStart) -> str | None:
+        self.current = 0
+        return super().street_start(e)
 
     def deal(self, e: Deal) -> str | None:
         if e.street is Street.THIRD:
@@ -265,43 +245,50 @@ class _Writer:
             if up is None:
                 return None
             if down[0] is not None and down[1] is not None:
-                return f"Dealt to {e.player} [{_cards(down)}] [{up}]"
+                return f"Dealt to {e.player} [{self.cards(down)}] [{up}]"
             return f"Dealt to {e.player} [{up}]"
         if e.cards[0] is None:
             return None  # the site writes no line for a card nobody saw
         if e.before:
-            return f"Dealt to {e.player} [{_cards(e.before)}] [{e.cards[0]}]"
+            return f"Dealt to {e.player} [{self.cards(e.before)}] [{e.cards[0]}]"
         return f"Dealt to {e.player} [{e.cards[0]}]"
 
+    def shown_cards(self, cards: tuple[Card, ...]) -> str:
+        return self.cards(shown_order(self.hand.game, cards))
+
+    def show(self, e: Show) -> str | None:
+        self.shown[e.player] = e
+        return super().show(e)
+
+    def show_words(self, e: Show) -> str:
+        desc = self.words(e.description, e.cards)
+        return f" {desc}" if desc else ""
+
     def action(self, a: Action) -> str:
-        m, k, p = self.money, a.kind, a.player
-        before = self.street_in.get(p, 0)
-        if k is ActionKind.ANTE:
-            text = f"antes {m(a.amount)}"
-        elif k is ActionKind.CHECK:
-            return f"{p} checks"
-        elif k is ActionKind.FOLD:
-            return f"{p} folds"
-        elif k is ActionKind.BRING_IN or k is ActionKind.CALL:
-            word = "brings in for" if k is ActionKind.BRING_IN else "calls"
-            text = f"{word} {m(a.amount)}"
-            self.put(p, before + a.amount)
-        else:  # a wager: bet, completion, raise
-            if a.to_amount is not None:
-                to = a.to_amount
-            elif k is ActionKind.RAISE:
-                to = self.current + a.amount
-            else:
-                to = before + a.amount
-            if self.street is Street.THIRD and self.wagers == 0:
-                text = f"completes it to {m(to)}"
-            elif k is ActionKind.BET or (k is ActionKind.COMPLETE and self.wagers == 0):
-                text = f"bets {m(to - before)}"
-            else:
-                text = f"raises to {m(to)}"
-            self.wagers += 1
-            self.put(p, to)
-        return f"{p} {text}{_ALL_IN if a.all_in else ''}"
+        text = super().action(a)
+        if a.kind is ActionKind.BRING_IN or a.kind is ActionKind.CALL:
+            self.put(a.player, self.street_in.get(a.player, 0) + a.amount)
+        return text
+
+    def wager(self, a: Action) -> str:
+        """A bet, completion or raise, from the street's wagers so far."""
+        m, k = self.money, a.kind
+        before = self.street_in.get(a.player, 0)
+        if a.to_amount is not None:
+            to = a.to_amount
+        elif k is ActionKind.RAISE:
+            to = self.current + a.amount
+        else:
+            to = before + a.amount
+        if self.street is Street.THIRD and self.wagers == 0:
+            text = f"completes it to {m(to)}"
+        elif k is ActionKind.BET or (k is ActionKind.COMPLETE and self.wagers == 0):
+            text = f"bets {m(to - before)}"
+        else:
+            text = f"raises to {m(to)}"
+        self.wagers += 1
+        self.put(a.player, to)
+        return text
 
     def put(self, player: str, total: int) -> None:
         self.street_in[player] = total
@@ -309,14 +296,7 @@ class _Writer:
 
     def collect(self, e: Collect) -> str:
         half, tied = self.halves.get(id(e), (None, False))
-        if e.pot is PotKind.POT:
-            pot = "pot"
-        elif e.pot is PotKind.MAIN:
-            pot = "main pot"
-        elif self.n_sides <= 1:
-            pot = "side pot"
-        else:
-            pot = f"side pot #{e.pot_index}"
+        pot = self.pot_name(e)
         # "the pot", "the side pot", "side pot #2"; halves: "the high pot", "the low side pot #2"
         if half is not None:
             pot = f"the {half} {pot}"
@@ -326,6 +306,10 @@ class _Writer:
         text = f"{e.player} {verb} {pot} ({self.money(e.amount)})"
         desc = self.win_words(e.player, half)
         return f"{text} with {desc}" if desc else text
+
+    def side_pot_name(self, index: int, count: int) -> str:
+        """A lone side pot is "side pot", else "side pot #2"."""
+        return "side pot" if count <= 1 else f"side pot #{index}"
 
     def win_words(self, player: str, half: str | None) -> str | None:
         """What a collect line says the winner won with: the shown hand's words, the
@@ -370,77 +354,16 @@ class _Writer:
         return f"{p} {_NOTE_WORDS.get(k, 'stands up')}"
 
     # ----------------------------------------------------------------- summary
-    def summary(self, s: Summary) -> list[str]:
-        m = self.money
-        pots = ""
-        if s.main_pot is not None:
-            pots = f" Main pot {m(s.main_pot)}."
-            if len(s.side_pots) == 1:
-                pots += f" Side pot {m(s.side_pots[0])}."
-            else:
-                pots += "".join(f" Side pot #{i} {m(x)}." for i, x in enumerate(s.side_pots, 1))
-        out = ["*** SUMMARY ***", f"Total pot {m(s.total_pot)}{pots} | Rake {m(s.rake)}"]
-        if s.board:
-            out.append(f"Board: [{_cards(s.board)}]")
-        out.extend(self.seat_result(r) for r in s.seats)
-        return out
+    def described(self, r: SeatResult) -> str | None:
+        return self.words(r.description, r.cards) if r.cards else r.description
 
-    def seat_result(self, r: SeatResult) -> str:
-        head = f"Seat {r.seat}: {r.player}"
-        o = r.outcome
-        if o is SeatOutcome.FOLDED:
-            return f"{head} folded on {_STREET_ABBR[r.folded_street or Street.THIRD]}"
-        desc = self.words(r.description, r.cards) if r.cards else r.description
-        with_desc = f" with {desc}" if desc else ""
-        shown = _cards(shown_order(self.hand.game, r.cards))
-        if o is SeatOutcome.SHOWED:
-            if r.won:
-                return f"{head} showed [{shown}] and won ({self.money(r.won)}){with_desc}"
-            return f"{head} showed [{shown}] and lost{with_desc}"
-        if o is SeatOutcome.MUCKED:
-            cards = f" [{shown}]" if r.cards else ""
-            return f"{head} mucked{cards}" + (f" - {desc}" if desc else "")
-        if o is SeatOutcome.COLLECTED:
-            mucked = ", mucked" if r.player in self.mucked else ""
-            return f"{head} collected ({self.money(r.won)}){mucked}"
-        return f"{head} is sitting out"
+    def result_mucked(self, r: SeatResult) -> str:
+        desc = self.described(r)
+        return super().result_mucked(r) + (f" - {desc}" if desc else "")
 
-    # -------------------------------------------------------------------- hand
-    def write(self) -> list[str]:
-        h = self.hand
-        lines = [self.header()]
-        for s in h.seats:
-            out = ", is sitting out" if s.sitting_out else ""
-            lines.append(f"Seat {s.seat}: {s.player} ({self.money(s.stack)}){out}")
-        events = h.events
-        low_line = self.bring_in_card_line()
-        last_street = max(
-            (i for i, e in enumerate(events) if isinstance(e, StreetStart)), default=-1
-        )
-        exposed = any(isinstance(e, Show) for e in events[:last_street])
-        showdown = exposed
-        for i, e in enumerate(events):
-            if not showdown and i > last_street and isinstance(e, Show):
-                lines.append("*** SHOW DOWN ***")
-                showdown = True
-            line = self.event(e)
-            if line is not None:
-                lines.append(line)
-            if (
-                low_line
-                and isinstance(e, Deal)
-                and e.street is Street.THIRD
-                and not (
-                    i + 1 < len(events)
-                    and isinstance(events[i + 1], Deal)
-                    and events[i + 1].street is Street.THIRD  # type: ignore[union-attr]
-                )
-            ):
-                lines.append(low_line)
-                low_line = None
-        if h.summary is not None:
-            lines.extend(self.summary(h.summary))
-        return lines
+    def result_collected(self, r: SeatResult) -> str:
+        mucked = ", mucked" if r.player in self.mucked else ""
+        return super().result_collected(r) + mucked
 
     def bring_in_card_line(self) -> str | None:
         """`X is low with [3c]` for the player who brings in (razz: `is high with`)."""
@@ -510,13 +433,6 @@ def _halves(hand: Hand, community: Card | None) -> dict[int, tuple[str | None, b
     return out
 
 
-def write_hand(hand: Hand, *, newline: str = "\n") -> str:
-    """One hand as Full Tilt writes it, without the blank lines that follow it."""
-    return newline.join(_Writer(hand).write())
-
-
-def write_hands(hands: Iterable[Hand], *, newline: str = "\n") -> str:
-    """Hands one after the other, each followed by three empty lines as in the client's
-    files (pass newline="\\r\\n" for the client's CRLF line ends)."""
-    end = newline * 4
-    return "".join(write_hand(h, newline=newline) + end for h in hands)
+format_amount = FullTiltWriter.format_amount
+write_hand = FullTiltWriter.write_hand
+write_hands = FullTiltWriter.write_hands

@@ -39,19 +39,20 @@ cannot carry everything a `Hand` may hold (tests/dialects/test_winamax.py checks
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from datetime import UTC
 from typing import TYPE_CHECKING
 
 from histkit.cards import Card
+from histkit.dialects.writer import TextWriter
 from histkit.model import (
     Action,
     ActionKind,
     Collect,
     Deal,
+    Event,
     Game,
     Hand,
     Muck,
+    NoLowHand,
     NoteKind,
     PotKind,
     SeatOutcome,
@@ -59,6 +60,7 @@ from histkit.model import (
     Show,
     Street,
     StreetStart,
+    Summary,
     TableNote,
     UncalledBet,
     Unit,
@@ -67,33 +69,15 @@ from histkit.model import (
 if TYPE_CHECKING:
     from histkit.rules import Replay
 
-__all__ = ["GAME_NAMES", "format_amount", "write_hand", "write_hands"]
+__all__ = ["GAME_NAMES", "WinamaxWriter", "format_amount", "write_hand", "write_hands"]
 
 GAME_NAMES: dict[Game, str] = {
     Game.STUD: "7-Card Stud fixed limit",
     Game.STUD_HILO: "7-Card Stud Hi/Lo fixed limit",
     Game.RAZZ: "Razz fixed limit",
 }
-_STREET_HEADERS = {
-    Street.THIRD: "*** 3rd STREET ***",
-    Street.FOURTH: "*** 4th STREET ***",
-    Street.FIFTH: "*** 5th STREET ***",
-    Street.SIXTH: "*** 6th STREET ***",
-    Street.SEVENTH: "*** 7th STREET ***",
-}
-_WINAMAX_DATE = re.compile(r"\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} UTC")
 _TABLE_SUFFIX = re.compile(r"\(\d+\)#\d+$")
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
-def format_amount(amount: int, unit: Unit, currency: str | None) -> str:
-    """ "5€", "1749.22€" (the sign after the number), play money "0.65", chips "4000"."""
-    if unit is Unit.CHIP:
-        return str(amount)
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), 100)
-    text = f"{sign}{whole}" if cents == 0 else f"{sign}{whole}.{cents:02d}"
-    return text + "\u20ac" if currency == "EUR" else text
 
 
 def _roman(text: str) -> str:
@@ -107,28 +91,31 @@ def _roman(text: str) -> str:
     return str(total)
 
 
-def _card(c: Card | None) -> str:
-    return "X" if c is None else str(c)
+class WinamaxWriter(TextWriter):
+    """Winamax's words, and the collects and 7th-street lines the site writes its own way."""
 
+    game_names = GAME_NAMES
+    symbols = {"EUR": "\u20ac"}  # "5€"; play money has no symbol ("0.65")
+    symbol = ""
+    symbol_after = True
+    hidden_card = "X"
+    own_date = re.compile(r"\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} UTC\Z")
+    no_date = "neither a Winamax date nor started_at is set"
+    sitting_out = ""
+    no_all_in = frozenset()
+    muck_words = "mucks hand"
+    declined_words = None  # Winamax has no "doesn't show" line
+    board_form = "Board: [{}]"
 
-def _cards(cards: Iterable[Card | None]) -> str:
-    return " ".join(map(_card, cards))
-
-
-class _Writer:
     def __init__(self, hand: Hand) -> None:
         if hand.unit is Unit.CENT and hand.currency not in (None, "EUR", "PLAY"):
             raise ValueError(
                 f"hand {hand.hand_id}: Winamax writes euros only, not {hand.currency} "
                 "(simulate with currency EUR)"
             )
-        self.hand = hand
-        self.lines: list[str] = []
+        super().__init__(hand)
         self.dealt: dict[str, list[Card | None]] = {}  # each player's cards as written
         self.folded: set[str] = set()
-        self.street = Street.THIRD
-        self.street_in: dict[str, int] = {}
-        self.wagers = 0
         self.seventh_done = False
         self.returned: dict[str, int] = {}
         for e in hand.events:
@@ -137,22 +124,16 @@ class _Writer:
         self.halves = self._halves() if hand.game is Game.STUD_HILO else {}
         self.merged: dict[int, int] = {}  # pot index -> unmatched chips folded into it
         self.own_words = hand.site == "winamax"  # descriptions in the site's words
-
-    def money(self, amount: int) -> str:
-        return format_amount(amount, self.hand.unit, self.hand.currency)
+        # the collects as written, by the position of the event they follow
+        self.written: list[tuple[int, Collect, str]] = []
+        self.by_event: dict[int, list[tuple[Collect, str]]] = {}
+        self.multi = False  # more than one pot: "main pot", not "pot"
 
     # ------------------------------------------------------------------ header
-    def ante(self) -> int | None:
-        h = self.hand
-        if h.ante is not None:
-            return h.ante
-        antes = [a.amount for a in h.actions() if a.kind is ActionKind.ANTE and not a.all_in]
-        return max(antes) if antes else None
-
     def header(self) -> str:
         h = self.hand
-        ante = self.ante()
-        stakes = f"{self.money(h.small_bet)}/{self.money(h.big_bet)}"
+        ante = self.ante(full=True)
+        stakes = self.stakes()
         if ante is not None:
             stakes = f"{self.money(ante)}/{stakes}"
         if h.is_tournament:
@@ -162,17 +143,9 @@ class _Writer:
         else:
             kind = "CashGame"
         return (
-            f"Winamax Poker - {kind} - HandId: #{h.hand_id} - {GAME_NAMES[h.game]} "
+            f"Winamax Poker - {kind} - HandId: #{h.hand_id} - {self.game_names[h.game]} "
             f"({stakes}) - {self.date_text()}"
         )
-
-    def date_text(self) -> str:
-        h = self.hand
-        if h.local_time and _WINAMAX_DATE.fullmatch(h.local_time):
-            return h.local_time
-        if h.started_at is None:
-            raise ValueError(f"hand {h.hand_id}: neither a Winamax date nor started_at is set")
-        return f"{h.started_at.astimezone(UTC):%Y/%m/%d %H:%M:%S} UTC"
 
     def table(self) -> str:
         h = self.hand
@@ -183,25 +156,43 @@ class _Writer:
         return f"Table: '{name}' {h.max_seats or 6}-max ({money})"
 
     # ------------------------------------------------------------------ events
-    def street_start(self, e: StreetStart) -> None:
-        self.finish_seventh()
-        self.street = e.street
-        self.street_in = {}
-        self.wagers = 0
-        head = _STREET_HEADERS[e.street]
-        self.lines.append(f"{head} [{e.community}]" if e.community is not None else head)
+    def body(self) -> None:
+        self.lines.append("*** ANTE/BLINDS ***")
+        self.written = self.collects()
+        for i, c, half in self.written:
+            self.by_event.setdefault(i, []).append((c, half))
+        self.multi = any(c.pot is not PotKind.POT for _, c, _ in self.written)
+        super().body()
+        for rest in self.by_event.values():  # collects placed after the last event
+            self.lines.extend(self.collect_lines(rest))
 
-    def deal(self, d: Deal) -> None:
-        mine = self.dealt.setdefault(d.player, [])
-        if d.street is Street.THIRD:
-            mine[:] = list(d.cards)
-            self.lines.append(f"Dealt to {d.player} [{_cards(d.cards)}]")
-            return
+    def before(self, i: int, e: Event) -> None:
+        """The 7th-street lines the model may lack, before 7th street's first action, show
+        or muck; then the showdown line."""
+        if isinstance(e, Show | Muck) or (isinstance(e, Action) and e.street is Street.SEVENTH):
+            self.finish_seventh()
+        super().before(i, e)
+
+    def after(self, i: int, e: Event) -> None:
+        """The collects (as written by `collects`) that follow event `i`."""
+        if i in self.by_event:
+            self.finish_seventh()
+            self.lines.extend(self.collect_lines(self.by_event.pop(i)))
+
+    def street_start(self, e: StreetStart) -> str | None:
+        self.finish_seventh()
+        return super().street_start(e)
+
+    def deal(self, e: Deal) -> str | None:
+        mine = self.dealt.setdefault(e.player, [])
+        if e.street is Street.THIRD:
+            mine[:] = list(e.cards)
+            return f"Dealt to {e.player} [{self.cards(e.cards)}]"
         before = list(mine)
-        if not before and d.before:  # a hand that starts after 3rd street's deal lines
-            before = list(d.before)
-        mine[:] = before + list(d.cards)
-        self.lines.append(f"Dealt to {d.player} [{_cards(before)}] [{_cards(d.cards)}]")
+        if not before and e.before:  # a hand that starts after 3rd street's deal lines
+            before = list(e.before)
+        mine[:] = before + list(e.cards)
+        return f"Dealt to {e.player} [{self.cards(before)}] [{self.cards(e.cards)}]"
 
     def finish_seventh(self) -> None:
         """Winamax prints a 7th-street line for everyone still in; the model may not hold
@@ -218,49 +209,58 @@ class _Writer:
             p = s.player
             if p in self.dealt and p not in self.folded and p not in have:
                 mine = self.dealt[p]
-                self.lines.append(f"Dealt to {p} [{_cards(mine)}] [X]")
+                self.lines.append(f"Dealt to {p} [{self.cards(mine)}] [X]")
                 mine.append(None)
 
-    def action(self, a: Action) -> None:
-        if a.street is Street.SEVENTH and not self.seventh_done:
-            self.finish_seventh()
-        m = self.money
-        k = a.kind
-        p = a.player
+    def action(self, a: Action) -> str:
+        k, p = a.kind, a.player
         before = self.street_in.get(p, 0)
-        if k is ActionKind.ANTE:
-            text = f"posts ante {m(a.amount)}"
-        elif k is ActionKind.BRING_IN:
-            text = f"brings in {m(a.amount)}"
+        text = super().action(a)
+        if k is ActionKind.BRING_IN or k is ActionKind.BET or k is ActionKind.CALL:
             self.street_in[p] = before + a.amount
-        elif k is ActionKind.BET:
-            text = f"bets {m(a.amount)}"
-            self.street_in[p] = before + a.amount
+        if k is ActionKind.BET:
             self.wagers += 1
-        elif k in (ActionKind.RAISE, ActionKind.COMPLETE):
-            top = max(self.street_in.values(), default=0)
-            to = a.to_amount
-            if to is None:
-                to = (top + a.amount) if k is ActionKind.RAISE else (before + a.amount)
-            if k is ActionKind.COMPLETE or (self.street is Street.THIRD and self.wagers == 0):
-                text = f"raises {m(to)} to {m(to)}"  # a completion: the real file's form
-            else:
-                text = f"raises {m(to - top)} to {m(to)}"
-            self.street_in[p] = to
-            self.wagers += 1
-        elif k is ActionKind.CALL:
-            text = f"calls {m(a.amount)}"
-            self.street_in[p] = before + a.amount
-        elif k is ActionKind.CHECK:
-            text = "checks"
         elif k is ActionKind.FOLD:
-            text = "folds"
             self.folded.add(p)
-        else:  # pragma: no cover - exhaustive over ActionKind
-            raise ValueError(f"unknown action kind {k}")
-        if a.all_in:
-            text += " and is all-in"
-        self.lines.append(f"{p} {text}")
+        return text
+
+    def wager(self, a: Action) -> str:
+        m, k, p = self.money, a.kind, a.player
+        top = max(self.street_in.values(), default=0)
+        to = a.to_amount
+        if to is None:
+            to = (
+                (top + a.amount) if k is ActionKind.RAISE else (self.street_in.get(p, 0) + a.amount)
+            )
+        if k is ActionKind.COMPLETE or (self.street is Street.THIRD and self.wagers == 0):
+            text = f"raises {m(to)} to {m(to)}"  # a completion: the real file's form
+        else:
+            text = f"raises {m(to - top)} to {m(to)}"
+        self.street_in[p] = to
+        self.wagers += 1
+        return text
+
+    def uncalled(self, e: UncalledBet) -> str | None:
+        return None  # the bettor collects it (see `collects`)
+
+    def show_words(self, e: Show) -> str:
+        return super().show_words(e) if self.own_words else ""
+
+    def collect(self, e: Collect) -> str | None:
+        return None  # written after the event by `after`, with the uncalled bets folded in
+
+    def collect_lines(self, collects: list[tuple[Collect, str]]) -> list[str]:
+        """Collects as written, each with its half's label ("pot(HI)")."""
+        return [self.collect_line(c) + (f"({half})" if half else "") for c, half in collects]
+
+    def pot_name(self, e: Collect) -> str:
+        return "main pot" if self.multi and e.pot is not PotKind.SIDE else super().pot_name(e)
+
+    def no_low(self, e: NoLowHand) -> str | None:
+        return None
+
+    def note(self, e: TableNote) -> str | None:
+        return f"{e.player} sits out" if e.kind is NoteKind.SIT_OUT and e.player else None
 
     # ---------------------------------------------------------------- collects
     def _halves(self) -> dict[int, str]:
@@ -339,17 +339,11 @@ class _Writer:
                     folded.add(e.player)
         return [p for p in seen if p not in folded]
 
-    def pot_name(self, c: Collect, multi: bool) -> str:
-        if c.pot is PotKind.SIDE:
-            return f"side pot {c.pot_index or 1}"
-        return "main pot" if multi or c.pot is PotKind.MAIN else "pot"
-
     # ----------------------------------------------------------------- summary
-    def summary(self, collects: list[tuple[int, Collect, str]]) -> list[str]:
-        h = self.hand
-        s = h.summary
-        assert s is not None
-        m = self.money
+    def summary(self, s: Summary) -> list[str]:
+        """The total after rake, the pots as paid (uncalled bets folded in), and a line per
+        collect for each winner; folded seats are not listed."""
+        h, m, collects = self.hand, self.money, self.written
         extra = sum(self.returned.values())
         pots = ""
         excess = [
@@ -369,12 +363,12 @@ class _Writer:
         rake = f"Rake {m(s.rake)}" if s.rake else "No rake"
         out = ["*** SUMMARY ***", f"Total pot {m(s.total_pot - s.rake + extra)}{pots} | {rake}"]
         if s.board:
-            out.append(f"Board: [{_cards(s.board)}]")
+            out.append(self.board_form.format(self.cards(s.board)))
         won: dict[str, list[int]] = {}
         for _, c, _ in collects:
             won.setdefault(c.player, []).append(c.amount)
         for r in s.seats:
-            out.extend(self.seat_result(r, won.get(r.player, [])))
+            out.extend(self.seat_lines(r, won.get(r.player, [])))
         listed = {r.player for r in s.seats}
         for seat in h.seats:  # a winner the hand's summary does not list
             if seat.player not in listed and seat.player in won:
@@ -384,68 +378,20 @@ class _Writer:
     def words(self, r: SeatResult) -> str:
         return f" with {r.description}" if self.own_words and r.description else ""
 
-    def seat_result(self, r: SeatResult, won: list[int]) -> list[str]:
+    def seat_lines(self, r: SeatResult, won: list[int]) -> list[str]:
         head = f"Seat {r.seat}: {r.player}"
         o = r.outcome
         if o is SeatOutcome.SHOWED:
             if won:
                 return [
-                    f"{head} showed [{_cards(r.cards)}] and won {self.money(x)}{self.words(r)}"
+                    f"{head} showed [{self.cards(r.cards)}] and won {self.money(x)}{self.words(r)}"
                     for x in won
                 ]
-            return [f"{head} showed [{_cards(r.cards)}] and lost{self.words(r)}"]
+            return [f"{head} showed [{self.cards(r.cards)}] and lost{self.words(r)}"]
         paid = [f"{head} won {self.money(x)}" for x in won]
         if o is SeatOutcome.MUCKED:  # a mucker may get an unmatched bet back
             return [f"{head} mucked", *paid]
         return paid  # folded, sat out: Winamax lists only those who showed or won
-
-    # -------------------------------------------------------------------- hand
-    def write(self) -> list[str]:
-        h = self.hand
-        self.lines = lines = [self.header(), self.table()]
-        for s in h.seats:
-            lines.append(f"Seat {s.seat}: {s.player} ({self.money(s.stack)})")
-        lines.append("*** ANTE/BLINDS ***")
-        collects = self.collects()
-        by_event: dict[int, list[tuple[Collect, str]]] = {}
-        for i, c, half in collects:
-            by_event.setdefault(i, []).append((c, half))
-        multi = any(c.pot is not PotKind.POT for _, c, _ in collects)
-        showdown = collected = False
-        for i, e in enumerate(h.events):
-            if isinstance(e, StreetStart):
-                self.street_start(e)
-            elif isinstance(e, Deal):
-                self.deal(e)
-            elif isinstance(e, Action):
-                self.action(e)
-            elif isinstance(e, Show | Muck):
-                self.finish_seventh()
-                if isinstance(e, Muck) and e.declined:
-                    continue  # Winamax has no "doesn't show" line
-                if not showdown and not collected:
-                    lines.append("*** SHOW DOWN ***")
-                    showdown = True
-                if isinstance(e, Show):
-                    desc = f" ({e.description})" if self.own_words and e.description else ""
-                    lines.append(f"{e.player} shows [{_cards(e.cards)}]{desc}")
-                else:
-                    lines.append(f"{e.player} mucks hand")
-            elif isinstance(e, TableNote) and e.kind is NoteKind.SIT_OUT and e.player:
-                lines.append(f"{e.player} sits out")
-            if i in by_event:
-                self.finish_seventh()
-                collected = True
-                for c, half in by_event.pop(i):
-                    where = self.pot_name(c, multi) + (f"({half})" if half else "")
-                    lines.append(f"{c.player} collected {self.money(c.amount)} from {where}")
-        for rest in by_event.values():  # collects placed after the last event
-            for c, half in rest:
-                where = self.pot_name(c, multi) + (f"({half})" if half else "")
-                lines.append(f"{c.player} collected {self.money(c.amount)} from {where}")
-        if h.summary is not None:
-            lines.extend(self.summary(collects))
-        return lines
 
 
 def _replay(hand: Hand) -> Replay:
@@ -457,13 +403,6 @@ def _replay(hand: Hand) -> Replay:
     return replay(hand, WINAMAX)
 
 
-def write_hand(hand: Hand, *, newline: str = "\n") -> str:
-    """One hand as Winamax writes it, without the blank lines that follow it."""
-    return newline.join(_Writer(hand).write())
-
-
-def write_hands(hands: Iterable[Hand], *, newline: str = "\n") -> str:
-    """Hands one after the other, each followed by two empty lines (the client writes
-    CRLF line ends in its own files: pass newline="\\r\\n" for them)."""
-    end = newline * 3
-    return "".join(write_hand(h, newline=newline) + end for h in hands)
+format_amount = WinamaxWriter.format_amount
+write_hand = WinamaxWriter.write_hand
+write_hands = WinamaxWriter.write_hands

@@ -28,10 +28,10 @@ Every line has a form a real file shows, except where said. Choices the text for
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
 from histkit.cards import Card
+from histkit.dialects.writer import ET, TextWriter
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
 from histkit.evaluate.names import low8_name, low_name
 from histkit.evaluate.scalar import high_value
@@ -40,11 +40,11 @@ from histkit.model import (
     ActionKind,
     Collect,
     Deal,
+    Event,
     Game,
     Hand,
     Muck,
     NoLowHand,
-    PotKind,
     SeatOutcome,
     SeatResult,
     Show,
@@ -58,6 +58,8 @@ from histkit.model import (
 __all__ = [
     "GAME_NAMES",
     "GAME_NAMES_2016",
+    "Wpn2016Writer",
+    "WpnWriter",
     "describe_2016",
     "write_hand",
     "write_hand_2016",
@@ -75,31 +77,13 @@ GAME_NAMES_2016: dict[Game, str] = {
     Game.STUD_HILO: "Seven Cards Stud HiLow",
     Game.RAZZ: "Razz",
 }
-_STREET_HEADERS = {s: f"*** {int(s)}{'rd' if s == 3 else 'th'} STREET ***" for s in Street}
-_STREET_NAMES = {s: f"{int(s)}{'rd' if s == 3 else 'th'} Street" for s in Street}
 _STREET_HEADERS_2016 = {
     Street.FOURTH: "*** Third street ***",
     Street.FIFTH: "*** Fourth street ***",
     Street.SIXTH: "*** Fifth street ***",
     Street.SEVENTH: "*** Sixth street ***",
 }
-_ET = ZoneInfo("America/New_York")
 _ADDS = (ActionKind.ANTE, ActionKind.BRING_IN, ActionKind.BET, ActionKind.CALL)
-
-
-def _money(amount: int, unit: Unit, *, symbol: str, always_cents: bool) -> str:
-    """ "$0.04" (2019: always two decimals), "0.15" / "1" (2016: whole units bare)."""
-    if unit is Unit.CHIP:
-        return str(amount)
-    whole, cents = divmod(amount, 100)
-    if cents == 0 and not always_cents:
-        return f"{symbol}{whole}"
-    return f"{symbol}{whole}.{cents:02d}"
-
-
-def _cards(cards: Iterable[Card | None], *, ten: str = "T") -> str:
-    text = " ".join(str(c) for c in cards if c is not None)
-    return text.replace("T", ten) if ten != "T" else text
 
 
 class _Chips:
@@ -137,167 +121,121 @@ class _Chips:
     def pot(self) -> int:
         return sum(self.hand.values())
 
+    def others_in(self, player: str) -> bool:
+        """Whether someone else has chips in on this street (a bring-in): then a completion
+        is a raise, else a bet."""
+        return any(v for p, v in self.street.items() if p != player)
+
 
 # ------------------------------------------------------------------------------ 2019+
 
 
-class _Writer:
-    def __init__(self, hand: Hand) -> None:
-        self.hand = hand
-        self.chips = _Chips()
-        self.lines: list[str] = []
+class WpnWriter(TextWriter):
+    """The 2019+ client. Its text is PokerStars-like, but in the forms the base holds
+    (no "P:" colon, no trailing blanks, no hand words), so it inherits from `TextWriter`;
+    it adds the running pot after each street header and at the showdown."""
 
-    def m(self, amount: int) -> str:
-        return _money(amount, self.hand.unit, symbol="$", always_cents=True)
+    game_names = GAME_NAMES
+    didnt_bet = " and did not bet"
+    symbols = {}  # "$" whatever the currency
+    cents_always = True
+    signed = False
+    start_first = True
+    no_date = "neither started_at nor local_time is set"
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(hand)
+        self.chips = _Chips()
+        s = hand.summary
+        self.rake = s.rake if s is not None else 0
+        self.fee = s.fee if s is not None else 0
+        self.last_street = max(
+            (e.street for e in hand.events if isinstance(e, StreetStart)), default=None
+        )
+        self.shown = any(isinstance(e, Show) for e in hand.events)
 
     def header(self) -> str:
         h = self.hand
-        game = f"{GAME_NAMES[h.game]}(Fixed Limit)"
-        if h.started_at is not None:
-            when = f"{h.started_at.astimezone(UTC):%Y/%m/%d %H:%M:%S} UTC"
-        elif h.local_time:
-            when = h.local_time
-        else:
-            raise ValueError(f"hand {h.hand_id}: neither started_at nor local_time is set")
-        stakes = f"{self.m(h.small_bet)}/{self.m(h.big_bet)}"
+        game = f"{self.game_names[h.game]}(Fixed Limit)"
+        when = self.date_text()
         if h.is_tournament:
             level = f"Level {h.level} " if h.level else ""
             return (
                 f"Game Hand #{h.hand_id} - Tournament #{h.tournament_id} - {game} - "
-                f"{level}({stakes})- {when}"
+                f"{level}({self.stakes()})- {when}"
             )
-        return f"Hand #{h.hand_id} - {game} - {stakes} - {when}"
+        return f"Hand #{h.hand_id} - {game} - {self.stakes()} - {when}"
+
+    def table(self) -> str:
+        h = self.hand
+        return f"{h.table} {h.max_seats}-max" if h.max_seats else h.table
 
     def pot_line(self, rake: int, fee: int = 0) -> str:
-        text = f"Main pot {self.m(self.chips.pot - rake - fee)} | Rake {self.m(rake)}"
-        return text + (f" | JP Fee {self.m(fee)}" if fee else "")
+        text = f"Main pot {self.money(self.chips.pot - rake - fee)} | Rake {self.money(rake)}"
+        return text + (f" | JP Fee {self.money(fee)}" if fee else "")
+
+    def opens_showdown(self, i: int, e: Event) -> bool:
+        """Before the first show, muck, collect or no-low line, when anyone shows."""
+        return (
+            self.shown
+            and isinstance(e, Show | Muck | Collect | NoLowHand)
+            and not (isinstance(e, Muck) and e.declined)
+        )
+
+    def showdown_lines(self) -> list[str]:
+        return [*super().showdown_lines(), self.pot_line(self.rake, self.fee)]
+
+    def after(self, i: int, e: Event) -> None:
+        """The running pot after each street header: no running rake is kept, so only the
+        last street dealt shows the hand's rake."""
+        if isinstance(e, StreetStart):
+            self.lines.append(self.pot_line(self.rake if e.street == self.last_street else 0))
+
+    def street_start(self, e: StreetStart) -> str | None:
+        self.chips.new_street()
+        return super().street_start(e)
 
     def action(self, a: Action) -> str:
+        if a.kind not in self.wager_kinds:
+            self.chips.added(a)
+        return super().action(a)
+
+    def wager(self, a: Action) -> str:
+        """ "raises X to Y" with X what the raise adds; a completion with nothing in front
+        is a bet."""
         before = self.chips.street.get(a.player, 0)
         add = self.chips.added(a)
-        k = a.kind
-        if k is ActionKind.ANTE:
-            text = f"posts ante {self.m(a.amount)}"
-        elif k is ActionKind.BRING_IN:
-            text = f"brings in {self.m(a.amount)}"
-        elif k is ActionKind.BET:
-            text = f"bets {self.m(a.amount)}"
-        elif k is ActionKind.CALL:
-            text = f"calls {self.m(a.amount)}"
-        elif k in (ActionKind.RAISE, ActionKind.COMPLETE):
-            to = before + add
-            if k is ActionKind.COMPLETE and not _others_in(self.chips, a.player):
-                text = f"bets {self.m(to)}"
-            else:
-                text = f"raises {self.m(add)} to {self.m(to)}"
-        elif k is ActionKind.CHECK:
-            return f"{a.player} checks"
-        else:
-            return f"{a.player} folds"
-        return f"{a.player} {text}" + (" and is all-in" if a.all_in else "")
+        to = before + add
+        if a.kind is ActionKind.COMPLETE and not self.chips.others_in(a.player):
+            return f"bets {self.money(to)}"
+        return f"raises {self.money(add)} to {self.money(to)}"
 
-    def write(self) -> list[str]:
-        h = self.hand
-        out = self.lines
-        out.append(self.header())
-        out.append(f"{h.table} {h.max_seats}-max" if h.max_seats else h.table)
-        for s in h.seats:
-            out.append(
-                f"Seat {s.seat}: {s.player} ({self.m(s.stack)})"
-                + (" is sitting out" if s.sitting_out else "")
-            )
-        summary = h.summary
-        rake = summary.rake if summary is not None else 0
-        fee = summary.fee if summary is not None else 0
-        last_street = max((e.street for e in h.events if isinstance(e, StreetStart)), default=None)
-        showdown = False
-        shown = any(isinstance(e, Show) for e in h.events)
-        for e in h.events:
-            if isinstance(e, Action):
-                out.append(self.action(e))
-            elif isinstance(e, StreetStart):
-                self.chips.new_street()
-                head = _STREET_HEADERS[e.street]
-                out.append(f"{head} [{e.community}]" if e.community is not None else head)
-                out.append(self.pot_line(rake if e.street == last_street else 0))
-            elif isinstance(e, Deal):
-                new = _cards(e.cards)
-                if new:
-                    before = f"[{_cards(e.before)}] " if e.before else ""
-                    out.append(f"Dealt to {e.player} {before}[{new}]")
-            elif isinstance(e, UncalledBet):
-                self.chips.returned(e)
-                out.append(f"Uncalled bet ({self.m(e.amount)}) returned to {e.player}")
-            elif isinstance(e, Show | Muck | Collect | NoLowHand):
-                if not showdown and shown and not (isinstance(e, Muck) and e.declined):
-                    out.append("*** SHOW DOWN ***")
-                    out.append(self.pot_line(rake, fee))
-                    showdown = True
-                if isinstance(e, Show):
-                    out.append(f"{e.player} shows [{_cards(e.cards)}]")
-                elif isinstance(e, Muck):
-                    out.append(f"{e.player} does not show" if e.declined else f"{e.player} mucks")
-                elif isinstance(e, NoLowHand):
-                    out.append("No low hand qualified")
-                elif shown:  # an uncontested pot has no collect line
-                    out.append(f"{e.player} collected {self.m(e.amount)} from {_pot_name(e)}")
-            # notes, "Pair on board" and "Betting is capped": WPN prints none of them
-        if summary is not None:
-            out.extend(self.summary(summary))
-        return out
+    def uncalled(self, e: UncalledBet) -> str | None:
+        self.chips.returned(e)
+        return super().uncalled(e)
 
-    def summary(self, s: Summary) -> list[str]:
-        pots = ""
-        if s.main_pot is not None:
-            pots = f" Main pot {self.m(s.main_pot)}." + "".join(
-                f" Side pot {i} {self.m(x)}." for i, x in enumerate(s.side_pots, 1)
-            )
-        total = f"Total pot {self.m(s.total_pot - s.rake - s.fee)}{pots} | Rake {self.m(s.rake)}"
-        out = ["*** SUMMARY ***", total + (f" | JP Fee {self.m(s.fee)}" if s.fee else "")]
-        if s.board:
-            out.append(f"Board [{_cards(s.board)}]")
-        out.extend(self.result(r) for r in s.seats)
-        return out
+    def show_words(self, e: Show) -> str:
+        return ""  # the site's words for stud hands are not known from any real file
 
-    def result(self, r: SeatResult) -> str:
-        head = f"Seat {r.seat}: {r.player}"
-        o = r.outcome
-        if o is SeatOutcome.FOLDED:
-            street = _STREET_NAMES[r.folded_street or Street.THIRD]
-            return f"{head} folded on the {street}" + (" and did not bet" if r.didnt_bet else "")
-        if o is SeatOutcome.SHOWED:
-            cards = _cards(r.cards)
-            return f"{head} showed [{cards}] and " + (f"won {self.m(r.won)}" if r.won else "lost")
-        if o is SeatOutcome.MUCKED:
-            return f"{head} mucked" + (f" [{_cards(r.cards)}]" if r.cards else "")
-        if o is SeatOutcome.COLLECTED:
-            return f"{head} did not show and won {self.m(r.won)}"
-        return f"{head} is sitting out"
+    def collect(self, e: Collect) -> str | None:
+        return super().collect(e) if self.shown else None  # an uncontested pot: no line
+
+    def total_line(self, s: Summary) -> str:
+        m = self.money
+        total = m(s.total_pot - s.rake - s.fee)
+        line = self.total_form.format(total=total, pots=self.pots(s), rake=m(s.rake))
+        return line + (f" | JP Fee {m(s.fee)}" if s.fee else "")
+
+    def result_showed(self, r: SeatResult) -> str:
+        won = f"won {self.money(r.won)}" if r.won else "lost"
+        return f" showed [{self.cards(r.cards)}] and {won}"
+
+    def result_collected(self, r: SeatResult) -> str:
+        return f" did not show and won {self.money(r.won)}"
 
 
-def _others_in(chips: _Chips, player: str) -> bool:
-    """Whether someone else has chips in on this street (a bring-in): then a completion
-    is a raise, else a bet."""
-    return any(v for p, v in chips.street.items() if p != player)
-
-
-def _pot_name(c: Collect) -> str:
-    if c.pot is PotKind.POT:
-        return "pot"
-    if c.pot is PotKind.MAIN:
-        return "main pot"
-    return f"side pot {c.pot_index or 1}"
-
-
-def write_hand(hand: Hand, *, newline: str = "\n") -> str:
-    """One hand as the 2019+ WPN client writes it, without the blank line after it."""
-    return newline.join(_Writer(hand).write())
-
-
-def write_hands(hands: Iterable[Hand], *, newline: str = "\n") -> str:
-    """Hands one after the other, each followed by two empty lines."""
-    end = newline * 3
-    return "".join(write_hand(h, newline=newline) + end for h in hands)
+write_hand = WpnWriter.write_hand
+write_hands = WpnWriter.write_hands
 
 
 # ------------------------------------------------------------------------------- 2016
@@ -345,45 +283,56 @@ def describe_2016(game: Game, cards: Iterable[Card]) -> str:
     return text
 
 
-class _Writer2016:
+class Wpn2016Writer(WpnWriter):
+    """The old (2016) client: cash only, "Player P ..." lines, amounts without a symbol,
+    the start in US Eastern time, shows only in the summary."""
+
+    game_names = GAME_NAMES_2016
+    symbol = ""
+    cents_always = False
+    zone = ET
+    seat_form = "Seat {seat}: {player} ({stack})."
+    sitting_out = " (sitting out)"
+    blank_lines = 1
+
     def __init__(self, hand: Hand) -> None:
         if hand.unit is not Unit.CENT:
             raise ValueError(f"hand {hand.hand_id}: the old WPN text is known for cash only")
-        self.hand = hand
-        self.chips = _Chips()
+        super().__init__(hand)
 
-    def m(self, amount: int) -> str:
-        return _money(amount, Unit.CENT, symbol="", always_cents=False)
+    def cards(self, cards: Iterable[Card | None]) -> str:
+        return super().cards(cards).replace("T", "10")
 
-    def when(self) -> str:
-        h = self.hand
-        if h.started_at is None:
-            if h.local_time:
-                return h.local_time
-            raise ValueError(f"hand {h.hand_id}: neither started_at nor local_time is set")
-        t = h.started_at.astimezone(_ET)
+    def clock(self, t: datetime) -> str:
         return f"{t.year}/{t.month}/{t.day} {t.hour}:{t.minute}:{t.second}"
+
+    def head(self) -> list[str]:
+        h = self.hand
+        return [
+            f"Game started at: {self.date_text()}",
+            f"Game ID: {h.hand_id} {self.stakes()} {h.table} ({self.game_names[h.game]})",
+        ]
 
     def action(self, a: Action) -> str:
         add = self.chips.added(a)
         who = f"Player {a.player}"
         k = a.kind
         if k is ActionKind.ANTE:
-            return f"{who} ante ({self.m(add)})"
+            return f"{who} ante ({self.money(add)})"
         if k is ActionKind.CHECK:
             return f"{who} checks"
         if k is ActionKind.FOLD:
             return f"{who} folds"
         if a.all_in and k is not ActionKind.BRING_IN:
-            return f"{who} allin ({self.m(add)})"
+            return f"{who} allin ({self.money(add)})"
         verb = {
             ActionKind.BRING_IN: "bring in",
             ActionKind.BET: "bets",
             ActionKind.CALL: "calls",
         }.get(k)
         if verb is None:  # raise or completion: a completion with nothing in front is a bet
-            verb = "raises" if _others_in(self.chips, a.player) else "bets"
-        return f"{who} {verb} ({self.m(add)})"
+            verb = "raises" if self.chips.others_in(a.player) else "bets"
+        return f"{who} {verb} ({self.money(add)})"
 
     def deals_third(self, deals: list[Deal]) -> list[str]:
         """Two down cards to each player, then each player's up card, one line a card."""
@@ -395,24 +344,13 @@ class _Writer2016:
             out.append(self.deal_line(d.player, d.cards[2]))
         return out
 
-    @staticmethod
-    def deal_line(player: str, card: Card | None) -> str:
+    def deal_line(self, player: str, card: Card | None) -> str:
         if card is None:
             return f"Player {player} received a card."
-        return f"Player {player} received card: [{_cards((card,), ten='10')}]"
+        return f"Player {player} received card: [{self.cards((card,))}]"
 
-    def write(self) -> list[str]:
-        h = self.hand
-        out = [
-            f"Game started at: {self.when()}",
-            f"Game ID: {h.hand_id} {self.m(h.small_bet)}/{self.m(h.big_bet)} {h.table} "
-            f"({GAME_NAMES_2016[h.game]})",
-        ]
-        out.extend(
-            f"Seat {s.seat}: {s.player} ({self.m(s.stack)})."
-            + (" (sitting out)" if s.sitting_out else "")
-            for s in h.seats
-        )
+    def body(self) -> None:
+        h, out = self.hand, self.lines
         third: list[Deal] = []
         seventh = {e.player: e for e in h.events if isinstance(e, Deal) and e.street == 7}
         live: list[str] = []  # dealt in and not folded, in seat order
@@ -447,20 +385,16 @@ class _Writer2016:
                 if e.street is not Street.SEVENTH:
                     out.append(self.deal_line(e.player, e.cards[0]))
             elif isinstance(e, UncalledBet):
-                self.chips.returned(e)
-                out.append(f"Uncalled bet ({self.m(e.amount)}) returned to {e.player}")
+                self.emit(self.uncalled(e))
             elif isinstance(e, Muck):
                 out.append(f"Player {e.player} mucks cards")
         if third:
             out.extend(self.deals_third(third))
-        if h.summary is not None:
-            out.extend(self.summary(h.summary))
-        return out
 
     def summary(self, s: Summary) -> list[str]:
-        h = self.hand
-        line = f"Pot: {self.m(s.total_pot - s.rake - s.fee)}. Rake {self.m(s.rake)}"
-        out = ["------ Summary ------", line + (f". JP fee {self.m(s.fee)}" if s.fee else "")]
+        h, m = self.hand, self.money
+        line = f"Pot: {m(s.total_pot - s.rake - s.fee)}. Rake {m(s.rake)}"
+        out = ["------ Summary ------", line + (f". JP fee {m(s.fee)}" if s.fee else "")]
         collected: dict[str, int] = {}
         for e in h.events:
             if isinstance(e, Collect):
@@ -471,31 +405,17 @@ class _Writer2016:
             bets, won = self.chips.hand.get(p, 0), collected.get(p, 0)
             r = results.get(p)
             if r is not None and r.outcome is SeatOutcome.SHOWED:
-                what = f"shows: {describe_2016(h.game, r.cards)} [{_cards(r.cards, ten='10')}]."
+                what = f"shows: {describe_2016(h.game, r.cards)} [{self.cards(r.cards)}]."
             elif r is not None and r.outcome in (SeatOutcome.MUCKED, SeatOutcome.COLLECTED):
                 what = "mucks (does not show cards)."
             else:
                 what = "does not show cards."
-            net = (
-                f"Wins: {self.m(won - bets)}"
-                if won and won >= bets
-                else f"Loses: {self.m(bets - won)}"
-            )
+            net = f"Wins: {m(won - bets)}" if won and won >= bets else f"Loses: {m(bets - won)}"
             star = "*" if won else ""
             space = "" if what == "does not show cards." else " "
-            out.append(
-                f"{star}Player {p} {what}{space}Bets: {self.m(bets)}. Collects: {self.m(won)}. "
-                f"{net}."
-            )
+            out.append(f"{star}Player {p} {what}{space}Bets: {m(bets)}. Collects: {m(won)}. {net}.")
         return out
 
 
-def write_hand_2016(hand: Hand, *, newline: str = "\n") -> str:
-    """One cash hand as the old (2016) WPN client writes it, without the blank line after."""
-    return newline.join(_Writer2016(hand).write())
-
-
-def write_hands_2016(hands: Iterable[Hand], *, newline: str = "\n") -> str:
-    """Hands one after the other, each followed by one empty line."""
-    end = newline * 2
-    return "".join(write_hand_2016(h, newline=newline) + end for h in hands)
+write_hand_2016 = Wpn2016Writer.write_hand
+write_hands_2016 = Wpn2016Writer.write_hands
