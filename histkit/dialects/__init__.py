@@ -38,6 +38,14 @@ DIALECTS: dict[str, str | type[Dialect]] = {
     "winamax": "histkit.dialects.winamax:Winamax",
     "wpn": "histkit.dialects.wpn:WinningPoker",
     "wpn_2016": "histkit.dialects.wpn_2016:WinningPoker2016",
+    "bovada": "histkit.dialects.bovada:Bovada",
+    "partypoker": "histkit.dialects.partypoker:PartyPoker",
+    "ongame": "histkit.dialects.ongame:OnGame",
+    "everleaf": "histkit.dialects.everleaf:Everleaf",
+    "kingsclub": "histkit.dialects.kingsclub:KingsClub",
+    "absolute": "histkit.dialects.absolute:Absolute",
+    "ipoker": "histkit.dialects.ipoker:IPoker",
+    "merge": "histkit.dialects.merge:Merge",
 }
 _INSTANCES: dict[str, Dialect] = {}
 
