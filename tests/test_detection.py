@@ -168,3 +168,15 @@ def test_a_show_with_fewer_cards_than_dealt_parses_and_is_reported() -> None:
     shorts = [v for v in r.violations if v.code is Code.CARD_INCONSISTENT]
     assert shorts and all("6 cards" in v.message and "dealt 7" in v.message for v in shorts)
     assert not {v.code for v in r.errors} & {Code.POT_TOTAL, Code.AWARD_MISMATCH}
+
+
+def test_nul_padding_at_line_edges_is_not_binary(tmp_path: Path) -> None:
+    """PartyPoker pads with NUL bytes (before a file's first line, and on a line of its
+    own): not text, not binary data either. A NUL inside a line's text still is."""
+    hand = stud_hand("1")
+    padded = b"\x00" + hand.encode() + b"\n\x00\n"
+    (got,) = list(iter_hands([_write(tmp_path, "p.txt", padded)]))
+    assert isinstance(got, Hand) and got.source.line == 1
+    inside = hand.replace("Table '", "Ta\x00ble '").encode()
+    items = list(iter_hands([_write(tmp_path, "b.txt", inside)]))
+    assert any(isinstance(i, ParseIssue) and "binary" in i.reason for i in items)

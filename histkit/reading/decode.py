@@ -100,6 +100,8 @@ def decode_bytes(data: bytes, *, fallback: str = FALLBACK_ENCODING) -> str:
         except UnicodeDecodeError as e:
             raise UnreadableFile(f"invalid UTF-16 text (byte {e.start})") from None
     else:
+        if _has_binary(data):
+            data = b"".join(_unpad(line) for line in io.BytesIO(data))
         bad = _BINARY_BYTES.search(data) if _has_binary(data) else None
         if bad is not None:
             raise UnreadableFile(
@@ -206,12 +208,24 @@ def text_pieces(
             no += piece.count(b"\n")
 
 
+def _unpad(raw: bytes) -> bytes:
+    """A line without the NUL bytes some clients pad lines with, at its start or end
+    (PartyPoker writes a NUL before a file's first line and on a line of its own): they are
+    not text, and a line of nothing else is blank. A NUL inside a line's text stays (and
+    makes the line binary)."""
+    end = len(raw) - len(raw.rstrip(b"\r\n"))
+    body = raw[: len(raw) - end].strip(b"\x00")
+    return body + raw[len(raw) - end :]
+
+
 def decode_lines(data: bytes, before: int, fallback: str = FALLBACK_ENCODING) -> Iterator[str]:
     """Lines one at a time: each as UTF-8 or else the legacy encoding, CR line ends
     split, binary data raised at its line (file line numbers from `before` + 1)."""
     for no, raw in enumerate(io.BytesIO(data), before + 1):
         if _BINARY_BYTES.search(raw):
-            raise UnreadableFile(f"binary data, not a text hand history (line {no})", no)
+            raw = _unpad(raw)
+            if _BINARY_BYTES.search(raw):
+                raise UnreadableFile(f"binary data, not a text hand history (line {no})", no)
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
