@@ -208,13 +208,22 @@ def text_pieces(
             no += piece.count(b"\n")
 
 
+_PAD = 2  # NUL bytes a line may start or end with and still be text
+
+
 def _unpad(raw: bytes) -> bytes:
-    """A line without the NUL bytes some clients pad lines with, at its start or end
-    (PartyPoker writes a NUL before a file's first line and on a line of its own): they are
-    not text, and a line of nothing else is blank. A NUL inside a line's text stays (and
-    makes the line binary)."""
+    """A line without the NUL bytes some clients pad lines with, one or two at its start
+    or end (PartyPoker writes a NUL before a file's first line and on a line of its own):
+    they are not text, and a line of nothing else is blank. More NULs, or a NUL inside a
+    line's text, stay (and make the line binary: a run of NULs is a binary file's)."""
     end = len(raw) - len(raw.rstrip(b"\r\n"))
-    body = raw[: len(raw) - end].strip(b"\x00")
+    body = raw[: len(raw) - end]
+    lead = len(body) - len(body.lstrip(b"\x00"))
+    if lead <= _PAD:
+        body = body[lead:]
+    trail = len(body) - len(body.rstrip(b"\x00"))
+    if trail <= _PAD:
+        body = body[: len(body) - trail]
     return body + raw[len(raw) - end :]
 
 
