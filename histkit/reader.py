@@ -18,11 +18,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from histkit.dialects import Detector, Dialect, detector
+from histkit.dialects import Detector, Dialect, detector, get_dialect
 from histkit.dialects.sink import clip_line
+from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import Hand
 from histkit.reading.decode import UnreadableFile, decode_bytes
-from histkit.reading.split import HandBlock, ParseIssue, cut_points, file_blocks, text_blocks
+from histkit.reading.split import (
+    HandBlock,
+    ParseIssue,
+    cut_points,
+    file_blocks,
+    file_lines,
+    text_blocks,
+)
+from histkit.reading.xmlstream import looks_like_xml
 
 Site = str | Dialect | None  # a site's name or dialect to force one; None: detect each hand
 
@@ -48,13 +57,13 @@ def read_file_text(path: str | Path, *, fallback: str = "cp1252") -> str:
     return decode_bytes(data, fallback=fallback)
 
 
-HAND_HISTORY_SUFFIXES = (".txt",)
+HAND_HISTORY_SUFFIXES = (".txt", ".xml")
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Files in input order. A file named on its own is always read; inside a folder
-    (walked recursively, sorted) only hand-history files (`*.txt`, as the sites write
-    them) are, so a README or a sidecar beside them is not mistaken for a broken hand.
+    (walked recursively, sorted) only hand-history files (`*.txt` and `*.xml`, as the sites
+    write them) are, so a README or a sidecar beside them is not mistaken for a broken hand.
     Hidden files and folders (".DS_Store", ".git") are left out."""
     for p in paths:
         path = Path(p)
@@ -100,6 +109,7 @@ class Chunk:
     issue: ParseIssue | None = None
     span: Span | None = None
     whole: bool = False  # the blocks are the whole file (a file of no site's hands is one)
+    xml: str | None = None  # an XML site's file, read whole by that dialect (its name)
 
 
 def iter_chunks(
@@ -126,12 +136,17 @@ def iter_chunks(
                 raise FileNotFoundError(2, "no such file or folder")
             if not path.is_file():
                 raise OSError(21, "not a regular file")
+            with open(path, "rb") as f:
+                xml = _xml_dialect(f, starts)
             cuts = None
-            if span_bytes is not None:
+            if xml is None and span_bytes is not None:
                 with open(path, "rb") as f:
                     cuts = cut_points(f, span_bytes, starts)
         except OSError as e:
             yield _os_issue(source, e)
+            continue
+        if xml is not None:
+            yield Chunk(source, xml=xml)
             continue
         if cuts is None:
             try:
@@ -143,6 +158,24 @@ def iter_chunks(
         bounds = [(0, 1), *cuts]
         for (start, line), (end, _) in zip(bounds, [*cuts, (None, 0)], strict=True):
             yield Chunk(source, span=Span(start, end, line))
+
+
+def _xml_dialect(f: BinaryIO, starts: Detector) -> str | None:
+    """The XML site dialect (its name) whose file this is, judged from its first 4 KB;
+    None for a text file (or XML no site claims: then it is read as text, and reported as
+    no known site's)."""
+    head_bytes = f.read(4096)
+    f.seek(0)
+    if head_bytes.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = head_bytes.decode("utf-16", errors="replace")
+    else:
+        head = head_bytes.decode("utf-8", errors="replace")
+    if not looks_like_xml(head):
+        return None
+    for d in starts.dialects:
+        if isinstance(d, XmlDialect) and d.detect_xml(head):
+            return d.name
+    return None
 
 
 def _file_chunks(
@@ -184,6 +217,16 @@ def parse_chunk(chunk: Chunk, *, site: Site = None) -> Iterator[Hand | ParseIssu
     """The hands and issues of one chunk, in order (a span is read here)."""
     if chunk.issue is not None:
         yield chunk.issue
+    elif chunk.xml is not None:
+        d = get_dialect(chunk.xml)
+        assert isinstance(d, XmlDialect)
+        try:
+            with open(chunk.source, "rb") as f:
+                yield from d.read_xml(file_lines(f), chunk.source)
+        except UnreadableFile as e:
+            yield _issue(chunk.source, e.line, f"unreadable file: {e}")
+        except OSError as e:
+            yield from parse_chunk(_os_issue(chunk.source, e), site=site)
     elif chunk.span is not None:
         span = chunk.span
         try:

@@ -99,7 +99,8 @@ class LineReader:
     def __init__(self, dialect: Dialect, block: HandBlock, source: str) -> None:
         self.d = dialect
         self.sink = HandSink(dialect.site, source, block.start_line, dialect.name)
-        self.regex = dialect.compiled.line_regex
+        # (a dialect without a grammar, an XML site's, reads no lines)
+        self.regex = dialect.compiled.line_regex if dialect.grammar_file else {}
         self.offset = block.start_line - 1
         self.block = block
         self.unit = Unit.CHIP

@@ -1,0 +1,84 @@
+"""The base of the XML sites' dialects: a hand is an element, not a block of lines.
+
+An XML dialect names the tag of a hand's element (`hand_tags`) and says from a file's first
+text whether the file is its own (`detect_xml`). The reader streams the file through
+`histkit.reading.xmlstream.iter_xml`; each hand's element, with the document's top-level
+context elements seen before it, goes to `read_hand`, which reports the hand's facts to a
+`HandSink` through the same `LineReader` conveniences a text dialect's handlers use
+(amounts, cards, the unit). Errors name the file, the element's line and the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import ClassVar
+
+from histkit.dialects.base import Dialect, HandBlock, ParseIssue
+from histkit.dialects.builder import HandError, LineReader
+from histkit.model import Hand
+from histkit.reading.xmlstream import XmlElement, XmlError, iter_xml
+
+__all__ = ["XmlDialect"]
+
+
+class XmlDialect(Dialect):
+    """A site whose hand histories are XML. Subclasses set `hand_tags` and implement
+    `detect_xml`, `game_text_of` and `read_hand`."""
+
+    hand_tags: ClassVar[frozenset[str]] = frozenset()
+
+    def detect_xml(self, head: str) -> bool:
+        """Whether a file whose first text is `head` (about 4 KB) is this site's."""
+        return False
+
+    def is_header(self, line: str) -> bool:
+        return False  # no line of a text file starts an XML site's hand
+
+    def hand_id_of(self, elem: XmlElement) -> str | None:
+        """The hand's id, for issues about it."""
+        return None
+
+    def game_text_of(self, elem: XmlElement, context: dict[str, XmlElement]) -> str | None:
+        """The game as the file writes it (for the skip check); None when it cannot say."""
+        return None
+
+    def read_hand(self, r: LineReader, elem: XmlElement, context: dict[str, XmlElement]) -> None:
+        """Report one hand's facts to `r.sink` (raise `HandError` for what is wrong)."""
+        raise NotImplementedError
+
+    def read_xml(self, lines: Iterable[str], source: str) -> Iterator[Hand | ParseIssue]:
+        """Every hand or issue of one XML file's lines, in order."""
+        context: dict[str, XmlElement] = {}
+        seen = False
+        try:
+            for kind, elem in iter_xml(lines, self.hand_tags):
+                if kind == "context":
+                    context[elem.tag] = elem
+                    continue
+                seen = True
+                yield self._hand(elem, context, source)
+        except XmlError as e:
+            seen = True
+            yield ParseIssue(source, e.line, None, None, "rejected", str(e))
+        if not seen:
+            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+
+    def _hand(
+        self, elem: XmlElement, context: dict[str, XmlElement], source: str
+    ) -> Hand | ParseIssue:
+        hand_id = self.hand_id_of(elem)
+        game = self.game_text_of(elem, context)
+        if game is not None and game.upper() not in self.games:
+            return ParseIssue(
+                source, elem.line, None, hand_id, "skipped", f"other game: {game}", game=game
+            )
+        r = LineReader(self, HandBlock(elem.line, []), source)
+        try:
+            self.read_hand(r, elem, context)
+            return r.sink.build()
+        except HandError as e:
+            return ParseIssue(source, e.line or elem.line, None, hand_id, "rejected", e.message)
+        except (KeyError, ValueError) as e:  # a missing or malformed attribute
+            return ParseIssue(
+                source, elem.line, None, hand_id, "rejected", f"hand not understood: {e}"
+            )
