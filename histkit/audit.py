@@ -33,6 +33,27 @@ class AuditReport:
     skipped: int = 0
     unknown: tuple[Any, ...] = ()  # ParseIssues of kind "unknown": files of no known site
     sites: tuple[str, ...] = ()  # the sites whose hands were audited
+    # what could be checked: pots, pots_decided (winners settled by the cards), and
+    # partly_checked (hands whose record let the audit check only part of them), with
+    # those hands: (hand id, "file:line", what could not be checked)
+    coverage: dict[str, int] = field(default_factory=dict)
+    partly_checked: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+
+    def checked_text(self) -> str:
+        """One sentence: how much of the audited hands could be checked."""
+        pots, decided = self.coverage.get("pots", 0), self.coverage.get("pots_decided", 0)
+        partly = self.coverage.get("partly_checked", 0)
+        if not self.hands:
+            return "Nothing was checked: no hand was audited."
+        if not partly:
+            return f"Checked in full: every action and every one of the {pots:,} pots' awards."
+        some = f"{partly:,} hand" + ("s" if partly != 1 else "")
+        return (
+            f"Checked in full: {self.hands - partly:,} of {self.hands:,} hands; the winners of "
+            f"{decided:,} of {pots:,} pots; {some} only in part (the record leaves facts out: "
+            "--info lists what each could not check)."
+        )
+
     by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
 
@@ -73,6 +94,13 @@ class AuditReport:
                 for r in self.rejected
             ],
             "skipped": self.skipped,
+            "coverage": {
+                **self.coverage,
+                "partly_checked_hands": [
+                    {"hand_id": h, "source": where, "unchecked": list(what)}
+                    for h, where, what in self.partly_checked
+                ],
+            },
             "unknown_files": [
                 {"source_file": r.source_file, "reason": r.reason} for r in self.unknown
             ],
@@ -100,11 +128,19 @@ class _Tally:
         self.unknown: list[Any] = []  # files of no known site's format
         self.sites: set[str] = set()
         self.sources: dict[str, str] = {}
+        self.coverage: Counter[str] = Counter()
+        self.partly: list[tuple[str, str, tuple[str, ...]]] = []
 
     def add_replay(self, rp: Replay) -> None:
         h = rp.hand
         self.hands += 1
         self.sites.add(h.site)
+        cov = rp.coverage
+        self.coverage["pots"] += cov.pots
+        self.coverage["pots_decided"] += cov.pots_decided
+        if not cov.complete:
+            self.coverage["partly_checked"] += 1
+            self.partly.append((h.hand_id, f"{h.source.file}:{h.source.line}", cov.unchecked()))
         self.violations.extend(rp.violations)
         self.stacks.append(stack_record(rp))
         self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"
@@ -125,6 +161,8 @@ class _Tally:
         self.skipped.extend(r.skipped_records)
         self.unknown.extend(r.unknown)
         self.sites.update(site for site, _ in r.sites)
+        self.coverage.update(r.coverage)
+        self.partly.extend(r.partly_checked)
         self.sources.update(r.hand_sources)
 
     def report(self, profile: RuleProfile | None, continuity: bool) -> AuditReport:
@@ -140,6 +178,8 @@ class _Tally:
             skipped=len(self.skipped),
             unknown=tuple(self.unknown),
             sites=tuple(sorted(self.sites)),
+            coverage=dict(self.coverage),
+            partly_checked=tuple(self.partly),
             by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
             source_of=dict(self.sources),
         )

@@ -48,6 +48,10 @@ class ChunkResult:
     rejected: tuple[ParseIssue, ...] = ()
     sites: Counter[tuple[str, str]] = field(default_factory=Counter)  # (site, game) -> hands
     unknown: tuple[ParseIssue, ...] = ()  # files of no known site's format
+    # what the audit could check: counts (pots, pots_decided, ...) and the hands it could
+    # check only in part, each (hand id, "file:line", what could not be checked)
+    coverage: Counter[str] = field(default_factory=Counter)
+    partly_checked: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     skipped_records: tuple[ParseIssue, ...] = ()
     violations: tuple[Violation, ...] = ()
     # For stack continuity across hands: what the check reads of each hand.
@@ -79,6 +83,8 @@ def process_chunk(
     sources: list[tuple[str, str]] = []
     sites: Counter[tuple[str, str]] = Counter()
     unknown: list[ParseIssue] = []
+    coverage: Counter[str] = Counter()
+    partly: list[tuple[str, str, tuple[str, ...]]] = []
     for item in parse_chunk(chunk, site=site):
         if isinstance(item, Hand):
             games[item.game.value] += 1
@@ -87,7 +93,14 @@ def process_chunk(
                 rp = replay(item, profile)
                 violations.extend(rp.violations)
                 records.append(stack_record(rp))
-                sources.append((item.hand_id, f"{item.source.file}:{item.source.line}"))
+                where = f"{item.source.file}:{item.source.line}"
+                sources.append((item.hand_id, where))
+                cov = rp.coverage
+                coverage["pots"] += cov.pots
+                coverage["pots_decided"] += cov.pots_decided
+                if not cov.complete:
+                    coverage["partly_checked"] += 1
+                    partly.append((item.hand_id, where, cov.unchecked()))
                 if builder is not None:
                     builder.add_replay(rp)
             elif builder is not None:
@@ -114,6 +127,8 @@ def process_chunk(
         hand_sources=tuple(sources),
         sites=sites,
         unknown=tuple(unknown),
+        coverage=coverage,
+        partly_checked=tuple(partly),
     )
 
 

@@ -180,3 +180,30 @@ def test_nul_padding_at_line_edges_is_not_binary(tmp_path: Path) -> None:
     inside = hand.replace("Table '", "Ta\x00ble '").encode()
     items = list(iter_hands([_write(tmp_path, "b.txt", inside)]))
     assert any(isinstance(i, ParseIssue) and "binary" in i.reason for i in items)
+
+
+def test_the_audit_says_how_much_it_could_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No violation never means nothing checked: a hand whose winners showed no cards, or
+    a record without deals, is counted as checked in part, and --info says what."""
+    import json
+
+    from tests.dialects.synthetic import hilo_2008
+
+    full = _write(tmp_path, "full.txt", hilo_2008().encode())
+    assert main(["audit", str(full)]) == 0
+    assert "Checked in full: every action" in capsys.readouterr().out
+    # the showdown's cards hidden: the pot's winners cannot be settled
+    hidden = "\n".join(
+        line
+        for line in hilo_2008().split("\n")
+        if ": shows [" not in line and " showed [" not in line
+    )
+    part = _write(tmp_path, "part.txt", hidden.encode())
+    main(["audit", str(part), "--info"])
+    out = capsys.readouterr().out
+    assert "only in part" in out and "checked in part: not the winners of" in out
+    main(["audit", str(part), "--format", "json"])
+    cov = json.loads(capsys.readouterr().out)["coverage"]
+    assert cov["pots_decided"] < cov["pots"] and cov["partly_checked_hands"]

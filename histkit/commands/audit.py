@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         text = _csv(shown)
     else:
-        text = _text(report, shown, profile_name)
+        text = _text(report, shown, profile_name, args.info)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
@@ -144,7 +144,9 @@ def _verdict(report: AuditReport, profile: str) -> str:
     )
 
 
-def _text(report: AuditReport, shown: tuple[Violation, ...], profile: str) -> str:
+def _text(
+    report: AuditReport, shown: tuple[Violation, ...], profile: str, info: bool = False
+) -> str:
     out: list[str] = []
     for hand_id, group in groupby(shown, key=lambda v: v.hand_id):
         vs = list(group)
@@ -164,5 +166,9 @@ def _text(report: AuditReport, shown: tuple[Violation, ...], profile: str) -> st
         out.append("")
     if report.skipped:
         out.append(f"({plural(report.skipped, 'hand')} of other games skipped.)")
+    if info:
+        for hand_id, where, what in report.partly_checked:
+            out.append(f"Hand #{hand_id} ({where}) checked in part: not {'; not '.join(what)}.")
+    out.append(report.checked_text())
     out.append(_verdict(report, profile))
     return "\n".join(out) + "\n"

@@ -21,7 +21,7 @@ from histkit.rules.profile import RuleProfile
 from histkit.rules.state import HandState
 from histkit.rules.violations import Code, Severity, Violation, money
 
-__all__ = ["Replay", "replay"]
+__all__ = ["Coverage", "Replay", "replay"]
 
 Describe = Callable[[Game, tuple[Card, ...]], "str | None"]
 
@@ -43,6 +43,39 @@ _UNIT_CHIP = Unit.CHIP
 
 
 @dataclass(frozen=True, slots=True)
+class Coverage:
+    """How much of a hand its record let the audit check, so that no violation never
+    means nothing checked: the pots whose winners the cards settle (the others are checked
+    for their total only), whether the deals were written (turn order, bring-in and the
+    bet sizes that depend on the cards), whether payouts were written per pot (not only a
+    player's total over all pots), and whether a summary was written."""
+
+    pots: int
+    pots_decided: int
+    deals: bool
+    per_pot: bool
+    summary: bool
+
+    @property
+    def complete(self) -> bool:
+        return self.pots_decided == self.pots and self.deals and self.per_pot and self.summary
+
+    def unchecked(self) -> tuple[str, ...]:
+        """What could not be checked, in words (empty when everything could)."""
+        out = []
+        if self.pots_decided < self.pots:
+            n = self.pots - self.pots_decided
+            out.append(f"the winners of {n} of {self.pots} pot{'s' if self.pots > 1 else ''}")
+        if not self.deals:
+            out.append("turn order and bet sizes (no deals written)")
+        if not self.per_pot:
+            out.append("which pot paid what (only totals written)")
+        if not self.summary:
+            out.append("the summary (none written)")
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
     """The audit of one hand. Mappings are tuples of (player, amount) in seat order."""
 
@@ -54,6 +87,7 @@ class Replay:
     contributions: tuple[tuple[str, int], ...]
     collected: tuple[tuple[str, int], ...]
     final_stacks: tuple[tuple[str, int], ...]
+    coverage: Coverage = Coverage(0, 0, True, True, True)
 
     @property
     def ok(self) -> bool:
@@ -164,6 +198,18 @@ class _Audit:
             contributions=tuple([(p, contrib[p]) for p in order]),
             collected=tuple([(p, collected.get(p, 0)) for p in order]),
             final_stacks=tuple([(p, start[p] - contrib[p] + collected.get(p, 0)) for p in order]),
+            coverage=Coverage(
+                pots=len(settlement.pots),
+                pots_decided=sum(
+                    1
+                    for pot in settlement.pots
+                    if all(a.winners is not None for a in awards if a.pot == pot.index)
+                ),
+                deals=st.deals_written,
+                per_pot=len(settlement.pots) < 2
+                or not any(c.pot is _POTKIND_TOTAL for c in collects),
+                summary=summary is not None,
+            ),
         )
 
     # ---------------------------------------------------------------- awards

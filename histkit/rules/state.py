@@ -1449,6 +1449,11 @@ class HandState:
             )
         return self.violations[before:]
 
+    @property
+    def deals_written(self) -> bool:
+        """Whether the record wrote any deal (else the cards cannot be checked)."""
+        return self._deals_written
+
     def hand_over(self) -> bool:
         return len(self._live) <= 1
 
