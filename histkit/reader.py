@@ -262,6 +262,8 @@ def parse_blocks(
             # starts like a site's header but is not one: that site words the rejection
             d = next(x for x in det.dialects if first.startswith(x.hand_start))
             result = d.parse_block(block, source)
+        elif det.lead_in(block.lines):
+            continue  # a site's lead-in line before a hand ("Game #N starts.")
         else:
             result = None
         if result is None:

@@ -136,7 +136,7 @@ class Detector:
     only by the dialects whose `hand_start` prefixes it starts with, then by their
     header. Also the splitter's `HandStarts` (its prefixes and `is_header`)."""
 
-    __slots__ = ("dialects", "prefixes", "_by_prefix", "_memo")
+    __slots__ = ("dialects", "prefixes", "_by_prefix", "_memo", "_lead_ins")
 
     def __init__(self, dialects: list[Dialect]) -> None:
         self.dialects = dialects
@@ -145,6 +145,13 @@ class Detector:
         ]
         self.prefixes: tuple[str, ...] = tuple(dict.fromkeys(p for p, _ in self._by_prefix))
         self._memo: dict[str, Dialect | None] = {}
+        self._lead_ins = [d.lead_in for d in dialects if d.lead_in is not None]
+
+    def lead_in(self, lines: list[str]) -> bool:
+        """Whether a block is only lines a site writes before a hand (no part of it)."""
+        return bool(self._lead_ins) and all(
+            any(p.fullmatch(line.strip()) for p in self._lead_ins) for line in lines
+        )
 
     def dialect_of(self, line: str) -> Dialect | None:
         found = self.header_of(line)

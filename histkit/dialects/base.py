@@ -332,6 +332,9 @@ class Dialect:
     handlers: ClassVar[Mapping[str, Handler]] = BASE_HANDLERS
     # the site's house rules, as its real hands show them (the audit's default)
     profile: ClassVar[RuleProfile] = CASINO
+    # a line the site writes before a hand that is no part of it ("Game #N starts."): a
+    # block of nothing else is passed over, not reported as text between hands
+    lead_in: ClassVar[re.Pattern[str] | None] = None
     # the site's writer, "module[:function]": `write_hands(hands, *, newline)` -> text
     writer: ClassVar[str] = ""
     # the currency the simulator writes this site's cash games in

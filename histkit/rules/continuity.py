@@ -151,12 +151,13 @@ def _compare(prev: StackRecord, cur: StackRecord) -> list[Violation]:
             continue
         if ends[p] != stack:
             diff = stack - ends[p]
-            # a cash player may add chips between hands and PokerStars does not write it
+            # a cash player may add chips between hands, and no site writes it: said (info),
+            # not called a fault; chips that vanish are one
             topup = diff > 0 and cur.unit is Unit.CENT
             out.append(
                 Violation(
                     code=Code.STACK_CONTINUITY,
-                    severity=Severity.WARNING if topup else Severity.ERROR,
+                    severity=Severity.INFO if topup else Severity.ERROR,
                     hand_id=cur.hand_id,
                     street=None,
                     line=line,

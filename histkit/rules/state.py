@@ -580,7 +580,9 @@ class HandState:
         return cap is not None and self._wagers >= cap
 
     def _double_allowed(self) -> bool:
-        """4th street, stud high: an open pair on any live board allows the big bet."""
+        """4th street, stud high: an open pair on any live board allows the big bet. A live
+        board whose up cards the record does not show may hold a pair: then the big bet
+        cannot be ruled out (it is not checked, never called wrong)."""
         if not self._double_game:
             return False
         if self.street != _FOURTH:
@@ -588,6 +590,8 @@ class HandState:
         for p in self._live:
             up = self.up_cards(p)
             if len(up) >= 2 and len({c.rank for c in up}) < len(up):
+                return True
+            if len(up) < 2:  # an up card unknown (or no deals written)
                 return True
         return False
 
@@ -725,7 +729,8 @@ class HandState:
     def _community(self, street: Street, card: Card) -> None:
         if street != _SEVENTH or not self.profile.community_card:
             self._v(Code.COMMUNITY_CARD, f"A community card {card} is dealt on {street}.")
-        elif not self._community_needed(street):
+        elif self._deals_written and not self._community_needed(street):
+            # (without deal lines the deck's count is unknown: nothing to check)
             self._v(
                 Code.COMMUNITY_CARD,
                 f"A community card {card} is dealt on 7th street although the deck has "

@@ -1,0 +1,450 @@
+"""Bovada / Bodog / Ignition (site "bovada"), over `grammars/bovada.lark`.
+
+Each line form is marked in the grammar: R seen in ../shared/hands/bovada (2012-05 Bodog
+cash stud, 2012-06 Bovada stud MTT, 2014-04 Bovada stud hi/lo cash), K known of the format
+(FPDB's BovadaToFpdb, the site's hold'em files); Ignition and Bodog write the same text (K).
+What the text leaves out, and how it is derived (nothing is made up):
+- players are anonymous: each is its seat as written ("Seat+3"); " [ME]" marks the hero
+  (R). Every player's cards are written (R), the hero's included.
+- stakes are never written (R; a tournament's "Level 1 (0/0)" are blinds, none in stud).
+  Full (not all-in) wagers give them: on 3rd street the completion's total or a raise's
+  increment is the small bet; on 4th the first bet is the small bet ("Double bets", the
+  big one); on 5th-7th a bet or a raise's increment is the big bet; one gives the other at
+  1:2, Bovada's fixed-limit structure (R: $0.05/$0.10, $5/$10, 10/20 .. 150/300 at nine MTT
+  levels). A hand with no full wager (all fold to the bring-in, or check, or go all-in)
+  takes the small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
+  2012 cash table's is 2.5 times), raised as far as its all-ins need (an all-in may be
+  short, never over the limit), and a note says so: nothing else is checked against it.
+  The ante and the bring-in are no header facts (None).
+- unit: chips in a tournament; cents in cash, "$" read as USD (K for Bodog UK/Canada); a
+  cash hand written without "$" is read as play money, in chips (assumed). No time zone is
+  written: US Eastern is assumed (as FPDB does).
+- streets: the 2012 text has "*** HOLE CARDS ***" and no later street line (R): a street
+  starts with its first card (a card to a player already dealt one on this street). 3rd
+  street is [down down up] (R: the bring-in always has the lowest third card), 7th down.
+- "Bets X", "Calls X", "All-in X" give what the action adds (R); "Raises X" and
+  "All-in(raise) X" the street total (R 2012: "Raises 30" over 20 is called with 10); "Raises
+  X to Y" adds X to reach Y (R 2014: "$7.50 to $10" over a $2.50 bring-in), checked. "All-in
+  X" is a call unless it tops the bet (R: "All-in 245" short of 400). An ante or bring-in
+  that takes the whole stack is all-in (no all-in form of them is known). An action
+  "(timeout)" (R) is the action and a TIMED_OUT note.
+- "Showdown [..]" lists the best five (hi/lo: high five, low five; R): the show is every
+  card dealt, in dealt order. "Mucks [..]" is a muck, "Does not show [..]" (R: the
+  uncontested winner, whose cards are still listed) a declined show.
+- "Hand result X" pays the pot, or the main pot beside a "Hand result-Side pot" line (R:
+  one side pot). Two or more unnumbered side-pot lines cannot be told apart (a split pot
+  and two pots read alike): all the hand's collects are then `PotKind.TOTAL`. The main and
+  side pots, which the summary does not list, are what was collected from each. Hi/lo
+  halves are named only in the summary ("HI $73.50", "LO $73.50", R).
+- "Total Pot(X)" is before rake (R: $0.59 put in, "| Rake ($0.02)", $0.57 won); the 2014
+  text writes no rake (R: "Total Pot($150)", $147 won): the rake is then what the pot holds
+  beyond what was collected.
+- the summary's showed line lists the dealt cards without the Ace of clubs (R, all three
+  times it was dealt: 2604291699, 2633119264, 2633132391); when that is all it lacks, the
+  cards are those dealt.
+Descriptions are checked in the site's words, the high hand's in hi/lo (`hand_words`).
+Razz: the site deals none (K); "RAZZ Fixed Limit" is histkit's own word, for its writer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from histkit.cards import Card, parse_card
+from histkit.dialects.base import Dialect, HandBlock
+from histkit.dialects.bovada_writer import hand_words
+from histkit.dialects.builder import (
+    BASE_HANDLERS,
+    HandError,
+    Handler,
+    LineReader,
+    note_handler,
+    utc_start,
+)
+from histkit.dialects.sink import UP3, HandSink
+from histkit.model import (
+    Action,
+    ActionKind,
+    Collect,
+    Deal,
+    Game,
+    NoteKind,
+    PotKind,
+    SeatOutcome,
+    Street,
+    StreetStart,
+    UncalledBet,
+    Unit,
+)
+from histkit.rules.profile import POKERSTARS, RuleProfile
+
+__all__ = ["BOVADA", "Bovada"]
+
+# House rules the real hands show: bring-in by the lowest up card, ties by suit clubs <
+# diamonds < hearts < spades (2633125650: 6c under 6d; 2633118046: 3d under 3h; 2633123815:
+# 5h under 5s); the best board first on 4th-7th; bet and three raises, multiway (2633132391:
+# 100, 200, 400, 600, 800 on 3rd; 200 .. 800 on 4th, then calls); the open pair allows the
+# big bet on 4th (2633116884 "Double bets 20"); the rake at most 5% (R: $0.02 of $0.47 and
+# of $0.59, $3 of $150; K: the site's published 5%). No real hand settles the heads-up cap,
+# short all-in reopening, the all-in bring-in or odd chips: PokerStars' rules there.
+BOVADA: RuleProfile = dataclasses.replace(POKERSTARS, name="bovada", rake_max_percent=5)
+
+_A = ActionKind
+_ACE_CLUBS = parse_card("Ac")
+_NO_WAGER = "no stakes written, no full bet made: the small bet is derived from the bring-in"
+
+
+def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    lines = r.block.lines
+    cash = m["tid"] is None and len(lines) > 1 and "$" in lines[1]
+    r.set_unit(Unit.CENT if cash else Unit.CHIP)
+    head: dict[str, Any] = {
+        "hand_id": m["id"],
+        "game": r.d.games[(r.d.game_text(m, r.block) or "").upper()],
+        "small_bet": 0,  # settled at the summary, from the bets (`_stakes`)
+        "big_bet": 0,
+        "unit": r.unit,
+        "currency": "USD" if cash else None,
+        "started_at": utc_start(r.d, [(m["d1"], m["t1"], r.d.reference_zone)]),
+        "local_time": m["date"],
+        "tournament_id": m["tid"],
+        "level": m["level"],
+        "table": m["table"] or m["ttable"],
+    }
+    r.scratch["head"] = head
+    r.sink.header(**head)
+
+
+def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
+    name = f"Seat+{m['seat']}"
+    r.sink.seat(int(m["seat"]), name, r.money(m["amount"], line), False, line)
+    if m["me"]:
+        r.sink.set_hero(name)
+
+
+def _start(r: LineReader, street: Street, line: int, community: Card | None = None) -> None:
+    r.sink.street_start(street, line, community)
+    r.scratch["dealt"] = set()
+
+
+def street_handler(street: Street) -> Handler:
+    def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
+        card = m["card"] if "card" in m.re.groupindex else None
+        _start(r, street, line, r.cards(card, line)[0] if card else None)
+
+    return on_street
+
+
+def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
+    """A street's cards; a card to a player dealt one on this street starts the next."""
+    sink = r.sink
+    player = sink.player(m["player"], line)
+    dealt: set[str] = r.scratch.setdefault("dealt", set())
+    if player in dealt:
+        if sink.street is Street.SEVENTH:
+            raise HandError(f"{player} is dealt a card after 7th street", line)
+        _start(r, Street(sink.street + 1), line)
+        dealt = r.scratch["dealt"]
+    dealt.add(player)
+    up = UP3 if sink.street is Street.THIRD else (sink.street is not Street.SEVENTH,)
+    sink.deal(player, r.cards(m["cards"], line), up, (), line)
+
+
+def _street_bets(sink: HandSink, player: str) -> tuple[int, int]:
+    """What `player` has in on this street, and the street's highest total."""
+    street_in: dict[str, int] = {}
+    events = sink.events
+    i = len(events)
+    while i and type(events[i - 1]) is not StreetStart:
+        i -= 1
+    for e in events[i:]:
+        if type(e) is Action and e.kind is not _A.ANTE:
+            if e.to_amount is not None:
+                street_in[e.player] = e.to_amount
+            else:
+                street_in[e.player] = street_in.get(e.player, 0) + e.amount
+        elif type(e) is UncalledBet and e.player in street_in:
+            street_in[e.player] -= e.amount
+    return street_in.get(player, 0), max(street_in.values(), default=0)
+
+
+def _wager(r: LineReader, m: re.Match[str], line: int, to: int, all_in: bool, big: bool) -> None:
+    """A wager to a street total `to`: a bet with nothing in front, else a raise; an
+    all-in that does not top the bet is a call. Full wagers size the bets (`_sizes`)."""
+    sink = r.sink
+    player = sink.player(m["player"], line)
+    mine, top = _street_bets(sink, player)
+    if all_in and to <= top:
+        sink.action(_A.CALL, player, to - mine, None, True, line)
+        return
+    _sizes(r, to, top, big, all_in)
+    r.scratch.setdefault("wagered", set()).add(sink.street)
+    if top:
+        sink.action(_A.RAISE, player, to - top, to, all_in, line)
+    else:
+        sink.action(_A.BET, player, to - mine, None, all_in, line)
+
+
+def _sizes(r: LineReader, to: int, top: int, big: bool, all_in: bool) -> None:
+    """What a wager says of the stakes: the completion's total (3rd street's first wager),
+    a bet, or a raise's increment is the street's bet: the small bet on 3rd and 4th (the big
+    one for "Double bets"), the big bet on 5th-7th; a raise on 4th over an open pair (stud)
+    is left out: it may raise by either bet. An all-in's is only a bound (it may be short)."""
+    street = r.sink.street
+    if street is Street.FOURTH and top and _open_pair(r):
+        return
+    first = street not in r.scratch.get("wagered", ())
+    size = to if street is Street.THIRD and first else to - top
+    key = "big" if big or street > Street.FOURTH else "small"
+    if all_in:
+        r.scratch.setdefault("bounds", []).append(size if key == "small" else -(-size // 2))
+    else:
+        r.scratch.setdefault(key, size)
+
+
+def _open_pair(r: LineReader) -> bool:
+    """A pair among a stud (high) player's first two up cards."""
+    if r.scratch["head"]["game"] is not Game.STUD:
+        return False
+    ups: dict[str, list[Card | None]] = {}
+    for e in r.sink.events:
+        if type(e) is Deal and e.street <= Street.FOURTH:
+            ups.setdefault(e.player, []).append(e.cards[-1])
+    pairs = [u for u in ups.values() if len(u) == 2]
+    return any(a is not None and b is not None and a.rank == b.rank for a, b in pairs)
+
+
+def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
+    """ "Bets X", "All-in X" (X added; `total` False), "Raises X", "All-in(raise) X" (X the
+    street total), "Raises X to Y" (X added to reach Y, checked)."""
+
+    def on_put(r: LineReader, m: re.Match[str], line: int) -> None:
+        x = r.money(m["amount"], line)
+        mine, _ = _street_bets(r.sink, r.sink.player(m["player"], line))
+        to = x if total else mine + x
+        if "to" in m.re.groupindex and m["to"]:
+            to = r.money(m["to"], line)
+            if x != to - mine:
+                raise HandError(
+                    f"'{m['amount']} to {m['to']}' does not add up: {m['player']} had "
+                    f"{mine} {r.unit.value}s in on this street",
+                    line,
+                )
+        _wager(r, m, line, to, all_in, big)
+
+    return on_put
+
+
+def _forced(kind: ActionKind) -> Handler:
+    """An ante or bring-in, all-in when it takes the whole stack (no all-in form is known)."""
+
+    def on_forced(r: LineReader, m: re.Match[str], line: int) -> None:
+        sink = r.sink
+        player = sink.player(m["player"], line)
+        amount = r.money(m["amount"], line)
+        put = sum(e.amount for e in sink.events if type(e) is Action and e.player == player)
+        sink.action(kind, player, amount, None, put + amount >= sink.players[player].stack, line)
+
+    return on_forced
+
+
+def on_call(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.sink.action(_A.CALL, m["player"], r.money(m["amount"], line), None, False, line)
+
+
+def _timed(handler: Handler) -> Handler:
+    """An action "(timeout)": the action, then a TIMED_OUT note with the line."""
+
+    def on_timed(r: LineReader, m: re.Match[str], line: int) -> None:
+        handler(r, m, line)
+        if m["timeout"]:
+            r.sink.note(NoteKind.TIMED_OUT, m["player"], m[0].rstrip(), line)
+
+    return on_timed
+
+
+def _dealt(sink: HandSink, player: str) -> list[Card | None]:
+    return [c for e in sink.events if type(e) is Deal and e.player == player for c in e.cards]
+
+
+def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
+    """Every card dealt, then any written card neither dealt nor the community card (for
+    the audit to see)."""
+    sink = r.sink
+    player = sink.player(m["player"], line)
+    known = [c for c in _dealt(sink, player) if c is not None]
+    board = [e.community for e in sink.events if type(e) is StreetStart and e.community]
+    extra = [c for c in dict.fromkeys(r.known_cards(m["cards"], line)) if c not in known + board]
+    sink.show(player, (*known, *extra), m["description"], line)
+
+
+def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
+    sides = r.scratch.get("sides")
+    if sides is None:
+        found = (r.regex["COLLECT"].match(ln + "\n") for ln in r.block.lines)
+        sides = r.scratch["sides"] = [x for x in found if x is not None and x["side"]]
+    kind, index = PotKind.MAIN if sides else PotKind.POT, 0
+    if len(sides) > 1 and not all(x["index"] for x in sides):
+        kind = PotKind.TOTAL
+    elif m["side"]:
+        kind, index = PotKind.SIDE, int(m["index"] or 1)
+    r.sink.collect(m["player"], r.money(m["amount"], line), kind, index, line)
+
+
+def _stakes(r: LineReader, line: int) -> dict[str, int]:
+    """The full wagers' sizes (`_sizes`); with none, the smallest small bet that is twice
+    the bring-in and leaves every all-in within the limit (a note says so)."""
+    small: int | None = r.scratch.get("small")
+    big: int | None = r.scratch.get("big")
+    if small is None and big is None:
+        actions = (e for e in r.sink.events if type(e) is Action and e.kind is _A.BRING_IN)
+        small = max([2 * next((e.amount for e in actions), 0), *r.scratch.get("bounds", ())])
+        r.sink.note(NoteKind.OTHER, None, _NO_WAGER, line)
+    if small is None:
+        small = (big or 0) // 2
+    return {"small_bet": small, "big_bet": big if big is not None else 2 * small}
+
+
+def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
+    """`Total Pot(X)[ | Rake (R)]`, X before rake (see the module's docstring)."""
+    sink = r.sink
+    total = r.money(m["total"], line)
+    collects = [e for e in sink.events if type(e) is Collect]
+    rake = (
+        r.money(m["rake"], line) if m["rake"] else max(total - sum(c.amount for c in collects), 0)
+    )
+    main: int | None = None
+    sides: tuple[int, ...] = ()
+    if any(c.pot is PotKind.SIDE for c in collects):
+        pots = [0] * (1 + max(c.pot_index for c in collects))
+        for c in collects:
+            pots[c.pot_index] += c.amount
+        main, sides = pots[0], tuple(pots[1:])
+    sink.header(**{**r.scratch["head"], **_stakes(r, line)})
+    sink.pot_total(total, rake, main, sides, line)
+
+
+def _result(outcome: SeatOutcome) -> Handler:
+    """A summary seat line; a showed line's dealt list lacks the Ace of clubs (R)."""
+
+    def on_result(r: LineReader, m: re.Match[str], line: int) -> None:
+        seat, sink, fields = int(m["seat"]), r.sink, m.re.groupindex
+        player = sink.player(f"Seat+{seat}", line)
+        won = sum(r.money(m[k], line) for k in ("won", "lo") if k in fields and m[k])
+        cards = r.known_cards(m["cards"], line) if "cards" in fields and m["cards"] else ()
+        dealt = _dealt(sink, player)
+        if outcome is SeatOutcome.SHOWED and [c for c in dealt if c != _ACE_CLUBS] == [*cards]:
+            cards = tuple(c for c in dealt if c is not None)
+        street = r.street_of(m["street"], line) if "street" in fields else None
+        words = m["description"] if "description" in fields else None
+        sink.result(seat, player, outcome, won, cards, words or None, street, False, line)
+
+    return on_result
+
+
+class Bovada(Dialect):
+    name = "bovada"
+    site = "bovada"
+    title = "Bovada / Bodog / Ignition"
+    grammar_file = "bovada.lark"
+    hand_start: ClassVar[tuple[str, ...]] = ("Bovada Hand #", "Bodog", "Ignition Hand #")
+    profile: ClassVar[RuleProfile] = BOVADA
+    writer = "histkit.dialects.bovada_writer"
+    games: ClassVar[Mapping[str, Game]] = {
+        "7CARD FIXED LIMIT": Game.STUD,  # R
+        "7CARD HILO FIXED LIMIT": Game.STUD_HILO,  # R
+        "7CARD_HILO FIXED LIMIT": Game.STUD_HILO,  # K
+        "RAZZ FIXED LIMIT": Game.RAZZ,  # histkit's own (the site deals no razz)
+    }
+    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD"}
+    hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})  # histkit's writer's token
+    reference_zone = "ET"  # assumed: no zone is written
+    time_zones: ClassVar[Mapping[str, str]] = {"ET": "America/New_York"}
+    street_words: ClassVar[Mapping[str, Street]] = {
+        **{f"{s}{'rd' if s == 3 else 'th'} street": s for s in Street},
+        "river": Street.SEVENTH,
+    }
+    handlers: ClassVar[Mapping[str, Handler]] = {
+        **BASE_HANDLERS,
+        "HEADER": on_header,
+        "SEAT": on_seat,
+        "HOLE_CARDS": street_handler(Street.THIRD),
+        **{f"STREET_{s.value}": street_handler(s) for s in Street},
+        "DEALT": on_deal,
+        "ANTE": _forced(_A.ANTE),
+        "SHOW": on_show,
+        "COLLECT": on_collect,
+        "TOTAL_POT": on_total_pot,
+        "RESULT_FOLDED": _result(SeatOutcome.FOLDED),
+        "RESULT_SHOWED": _result(SeatOutcome.SHOWED),
+        "RESULT_MUCKED": _result(SeatOutcome.MUCKED),
+        "RESULT_COLLECTED": _result(SeatOutcome.COLLECTED),
+        "DEPOSIT": note_handler(NoteKind.OTHER),
+        **{
+            name: _timed(handler)
+            for name, handler in (
+                ("BRING_IN", _forced(_A.BRING_IN)),
+                ("BET", _put(total=False)),
+                ("DOUBLE_BET_AMOUNT", _put(total=False, big=True)),
+                ("CALL", on_call),
+                ("RAISE", _put(total=True)),
+                ("ALL_IN", _put(total=False, all_in=True)),
+                ("ALL_IN_RAISE", _put(total=True, all_in=True)),
+                ("CHECK", BASE_HANDLERS["CHECK"]),
+                ("FOLD", BASE_HANDLERS["FOLD"]),
+            )
+        },
+    }
+    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {"DEPOSIT"}
+    terminal_labels: ClassVar[Mapping[str, str]] = {
+        **Dialect.terminal_labels,
+        "HEADER": "a hand header ('Bovada Hand #N TBL#T 7CARD Fixed Limit - ...')",
+        "SEAT": "a seat line ('Seat+N: X in chips')",
+        "HOLE_CARDS": "'*** HOLE CARDS ***'",
+        **{f"STREET_{n}": f"'*** {n}{'RD' if n == 3 else 'TH'} STREET ***'" for n in (3, 4, 5, 6)},
+        "STREET_7": "'*** RIVER ***'",
+        **{
+            name: f"{what} ('P : {form}')"
+            for name, what, form in (
+                ("DEALT", "a deal", "Card dealt to a spot [..]"),
+                ("ANTE", "an ante", "Ante chip X"),
+                ("BRING_IN", "a bring-in", "Bring_in chip X"),
+                ("BET", "a bet", "Bets X"),
+                ("DOUBLE_BET_AMOUNT", "a double bet", "Double bets X"),
+                ("CALL", "a call", "Calls X"),
+                ("RAISE", "a raise", "Raises X"),
+                ("ALL_IN", "an all-in", "All-in X"),
+                ("ALL_IN_RAISE", "an all-in raise", "All-in(raise) X"),
+                ("CHECK", "a check", "Checks"),
+                ("FOLD", "a fold", "Folds"),
+                ("UNCALLED", "an uncalled bet", "Return uncalled portion of bet X"),
+                ("SHOW", "a show", "Showdown [..]"),
+                ("MUCK", "a muck", "Mucks [..]"),
+                ("NO_SHOW", "a hand not shown", "Does not show [..]"),
+                ("COLLECT", "a pot won", "Hand result X"),
+                ("_NOTE", "a table note", "Table enter user', 'P : Sit out', ..."),
+                ("DEPOSIT", "a deposit", "Table deposit X"),
+            )
+        },
+        "TOTAL_POT": "the total pot ('Total Pot(X)')",
+        "RESULT_FOLDED": "a summary seat line ('Seat N:  Folded on the ...')",
+        "RESULT_SHOWED": "a summary seat line ('Seat N:  X  with ... [..]')",
+        "RESULT_MUCKED": "a summary seat line ('Seat N:   [Mucked] [..]')",
+        "RESULT_COLLECTED": "a summary seat line ('Seat N:  X [Does not show]')",
+    }
+
+    def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
+        """The game with its limit ("7CARD HiLo Fixed Limit")."""
+        if m["tgame"] is not None:
+            return f"{m['tgame'].strip()} {m['tlimit'].strip()}".strip()
+        return str(m["game"] or m["zgame"]).strip()
+
+    @staticmethod
+    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
+        """The site's words for the high hand ("One pair"); None for razz and a royal
+        flush (no word for it is known)."""
+        words = hand_words(game, cards) if game is not Game.RAZZ and len(cards) >= 5 else None
+        return None if words == "Royal Flush" else words

@@ -1,0 +1,392 @@
+"""Everleaf Gaming: the grammar (`grammars/everleaf.lark`) plus what is different about the site.
+
+Forms: R = in the real file (../shared/hands/everleaf: 19 hands of $0.05/$0.10 7 Card Stud,
+2011-07, an Everleaf client file as FPDB keeps it); K = known of the format (FPDB's
+EverleafToFpdb, the site's hold'em files) but in no real stud file; H = histkit's own form
+where no source gives one. Each terminal in the grammar is marked the same way.
+- R: the five header lines ("Everleaf Gaming Game #N", "***** Hand history for game #N
+  *****", "$0.05/$0.10 7 Card Stud - 2011/07/08 - 00:08:53", "Table Clarkdale 20", "Total
+  number of players: 4"), seats "(  $ 0.54 USD )", "P: posts ante [$ 0.01 USD]", "P posts
+  bring-in $0.02.", "P completes to $0.05.", "P: bets [..]", "P calls [..]", "P raises [..]",
+  checks, folds, "** Dealing down cards **", "**** dealing 4th street ****" .. "**** dealing
+  river ****", "P shows [ 5d, 8d, .. ] a flush, king high", "P does not show cards", "P wins
+  $ 0.98 USD from main pot[ with a flush, king high [ Kd, 9d, 8d, 7d, 5d ]]".
+- K: euro tables ("[0.10 EUR]", "€"), chips ("Chips"), "Blinds .. NL Hold'em" and other
+  games (skipped from line 3), "Seat N: P ( new player )" / "( All-in )" (no stack: kept as a
+  note, not a seat), "P sits out", "Dealt to P [ 8h, Ac ]" (the hold'em form; FPDB reads no
+  stud cards), "complete to", "from side pot #N", a tournament id in the file name
+  ("..TID_<id>-<table>.txt", FPDB's only source of it). "7 Card Stud Hi/Lo" and "Razz" are
+  assumed game names (FPDB knows "Razz"; no Everleaf hi/lo header is known to histkit).
+- H: a community card on the river line "**** dealing river **** [ 6h ]".
+
+Derived, because the site does not write it (the audit says what it cannot check):
+- no deal lines (R): no card is known but the shown ones, so the bring-in, turn order and a
+  4th-street big bet (open pair or not: 285999989 bets $0.10 there) cannot be checked.
+- "calls [X]" and "raises [X]" give what the action ADDS (R: "calls [$ 0.03 USD]" after a
+  $0.02 bring-in; for raises as FPDB's importer reads them, addCallandRaise: both real raises
+  are the raiser's first chips on the street, where this and "raise to X" agree). The street
+  total and the PokerStars increment come from the street's lines; a player is all-in when
+  what they put in reaches their stack (no marker is written).
+- no uncalled-bet line, yet the bet goes back (R, by the next hand's stacks: 285997460's $0.10
+  bet on 6th returns, the pot won is $0.08): the return is reported at the end of each betting
+  round (the next street line, or the first show or win line), the top street total less the
+  next one, as the engine counts it.
+- no summary: the "wins X" lines are the collects (MAIN pot 0, or SIDE N), and the summary is
+  built from them: total pot = what the actions put in, rake = total less what was won (R: 34
+  -> 2, 106 -> 8 cents), main and side pots = what each paid, one seat result per winner.
+  So the rake is unchecked unless a profile sets a ceiling (a short payment looks like rake).
+  The win line's words and best five cards are read as cards (a garbled one is reported),
+  not kept: the model has no place for them, and the show line has all seven.
+- "does not show cards" declines to show when everyone else folded, else mucks (R: 285997876,
+  a called loser). Halves of a hi/lo pot are not named (no form known).
+- descriptions are checked in Everleaf's words for the kinds the real file shows (a pair,
+  three of a kind, a straight, a flush: `describe_words`); other kinds, hi/lo and razz not.
+- times: no zone is written; read as UTC (as FPDB's importer does; no real file settles it).
+- unit: CENT when the stakes carry a sign or a currency code, or the first seat a currency
+  code (USD, EUR/EURO); else CHIP (a tournament's, with the file name's id when there is one).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from histkit.cards import Card
+from histkit.dialects.base import Dialect, HandBlock
+from histkit.dialects.builder import (
+    BASE_HANDLERS,
+    HandError,
+    Handler,
+    LineReader,
+    utc_start,
+)
+from histkit.dialects.sink import UP3
+from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
+from histkit.evaluate.scalar import high_value
+from histkit.model import ActionKind, Game, NoteKind, PotKind, SeatOutcome, Street, Unit
+from histkit.rules.profile import RuleProfile
+
+__all__ = ["EVERLEAF", "Everleaf", "describe_words"]
+
+# House rules. Settled by the real hands: completion to the small bet ($0.05), bets of the
+# small bet on 4th and the big bet from 5th, raises of one bet (5th: $0.10 raised to $0.20),
+# uncalled bets returned. No deal is written, so no real hand settles the bring-in, who acts
+# first, the open-pair double bet (285999989 bets $0.10 on 4th: the cards are unknown), suit
+# ties, the cap (no street has more than a bet and a raise), heads-up caps, short all-ins,
+# odd chips, or the rake (derived, so unchecked): PokerStars' rules, the usual online ones.
+EVERLEAF = RuleProfile(name="everleaf")
+
+_A = ActionKind
+_TID = re.compile(r"TID_(\d+)-\d+")
+_CODES = {"USD": "USD", "EUR": "EUR", "EURO": "EUR", "GBP": "GBP"}
+_CHIPS = ("CHIPS", None)
+# Everleaf's words for a shown hand (R: "a pair of threes", "three of a kind, aces", "a
+# straight, nine high", "a flush, king high"); other hands' words are in no real file
+_ONE = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
+        7: "seven", 6: "six", 5: "five", 4: "four", 3: "three"}  # fmt: skip
+_MANY = {r: ("sixes" if r == 6 else n + "s") for r, n in _ONE.items()}
+
+
+def describe_words(game: Game, cards: tuple[Card, ...]) -> str | None:
+    """Everleaf's words for a stud high hand of the kinds the real file shows; None for
+    the rest (descriptions of other kinds, hi/lo and razz are not checked)."""
+    if game is not Game.STUD or len(cards) < 5:
+        return None
+    value = high_value(cards)
+    cat, ranks = value >> CAT_SHIFT, unpack(value)
+    if cat == HandCategory.PAIR and ranks[0] in _MANY:
+        return f"a pair of {_MANY[ranks[0]]}"
+    if cat == HandCategory.THREE_OF_A_KIND and ranks[0] in _MANY:
+        return f"three of a kind, {_MANY[ranks[0]]}"
+    if cat == HandCategory.STRAIGHT:
+        return f"a straight, {_ONE[ranks[0]]} high"
+    if cat == HandCategory.FLUSH:
+        return f"a flush, {_ONE[ranks[0]]} high"
+    return None
+
+
+@dataclass(slots=True)
+class _Book:
+    """The chips as the hand's lines move them: each player's street total and hand total,
+    what they and each pot paid out, who folded, who showed what, the seat lines read;
+    `closed`: the street's betting is over (its return is reported)."""
+
+    on_street: dict[str, int] = field(default_factory=dict)
+    in_hand: dict[str, int] = field(default_factory=dict)
+    won: dict[str, int] = field(default_factory=dict)
+    pots: dict[int, int] = field(default_factory=dict)
+    folded: set[str] = field(default_factory=set)
+    shown: dict[str, tuple[tuple[Card, ...], str | None]] = field(default_factory=dict)
+    closed: bool = False
+    seats: int = 0
+
+
+def _book(r: LineReader) -> _Book:
+    b: _Book | None = r.scratch.get("book")
+    if b is None:
+        b = r.scratch["book"] = _Book()
+    return b
+
+
+def _money(r: LineReader, m: re.Match[str], group: str, line: int) -> int:
+    """An amount and its code ("USD", "Chips"): the code must be the hand's."""
+    code = m["code"] if "code" in m.re.groupindex else None
+    cash = r.unit is Unit.CENT
+    if code is not None or not cash:
+        key = code.upper() if code else None
+        ok = _CODES.get(key or "") == r.sink.head.get("currency") if cash else key in _CHIPS
+        if not ok:
+            raise HandError(f"amount {m[group]} {code or ''} in a hand of {r.unit.value}s", line)
+    return r.money(m[group].replace(" ", ""), line)
+
+
+def _close_round(r: LineReader, line: int) -> None:
+    """The betting round is over: the top street total less the next one goes back."""
+    b = _book(r)
+    if b.closed:
+        return
+    b.closed = True
+    totals = sorted(b.on_street.values())
+    if not totals or totals[-1] <= (totals[-2] if len(totals) > 1 else 0):
+        return
+    back = totals[-1] - (totals[-2] if len(totals) > 1 else 0)
+    player = next(p for p, v in b.on_street.items() if v == totals[-1])
+    b.on_street[player] -= back
+    b.in_hand[player] -= back
+    r.sink.uncalled(player, back, line)
+
+
+def _put_in(kind: ActionKind) -> Handler:
+    """An ante, bring-in, completion (`to`), bet, call or raise (`amount`: what it adds)."""
+
+    def handler(r: LineReader, m: re.Match[str], line: int) -> None:
+        b = _book(r)
+        player = r.sink.player(m["player"], line)
+        top = max(b.on_street.values(), default=0)
+        before = b.on_street.get(player, 0)
+        if kind is _A.COMPLETE:
+            to = _money(r, m, "to", line)
+            added = to - before
+        else:
+            added = _money(r, m, "amount", line)
+            to = before + added
+        b.in_hand[player] = b.in_hand.get(player, 0) + added
+        all_in = b.in_hand[player] >= r.sink.players[player].stack
+        if kind is _A.ANTE:
+            r.sink.action(kind, player, added, None, all_in, line)
+            return
+        b.on_street[player] = to
+        if kind is _A.COMPLETE or kind is _A.RAISE:
+            r.sink.action(kind, player, to - top, to, all_in, line)
+        else:
+            r.sink.action(kind, player, added, None, all_in, line)
+
+    return handler
+
+
+def on_fold(r: LineReader, m: re.Match[str], line: int) -> None:
+    player = r.sink.player(m["player"], line)
+    _book(r).folded.add(player)
+    r.sink.action(_A.FOLD, player, 0, None, False, line)
+
+
+def on_game(r: LineReader, m: re.Match[str], line: int) -> None:
+    """Line 3: the stakes, game and time. With no sign or code, the first seat says whether
+    the hand is in money; the header is reported there."""
+    r.scratch["game"] = m
+    if r.is_money(m["sb"]) or m["cur"]:
+        _header(r, m["cur"] or r.d.currency_symbols[m["sb"][0]], line)
+
+
+def _header(r: LineReader, currency: str | None, line: int) -> None:
+    m: re.Match[str] = r.scratch.pop("game")
+    d = r.d
+    r.set_unit(Unit.CENT if currency else Unit.CHIP)
+    tid = None if currency else _TID.search(r.sink.source.replace("\\", "/").rsplit("/")[-1])
+    r.sink.header(
+        hand_id=r.scratch["id"],
+        game=d.games[m["game"].upper()],
+        small_bet=r.money(m["sb"].replace(" ", ""), line),
+        big_bet=r.money(m["bb"].replace(" ", ""), line),
+        unit=r.unit,
+        currency=currency,
+        started_at=utc_start(d, [(m["d1"], m["t1"], d.reference_zone)]),
+        local_time=m["date"],
+        tournament_id=tid[1] if tid else None,
+    )
+
+
+def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.scratch["id"] = m["id"]
+
+
+def on_history(r: LineReader, m: re.Match[str], line: int) -> None:
+    if m["id"] != r.scratch["id"]:
+        raise HandError(f"hand history for game #{m['id']} in game #{r.scratch['id']}", line)
+
+
+def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.sink.table(m["name"], None)
+
+
+def on_players(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.scratch["count"] = int(m["count"])
+
+
+def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
+    if "game" in r.scratch:  # the stakes had no sign: this seat's code says
+        code = (m["code"] or "").upper()
+        _header(r, _CODES.get(code), line)
+    _book(r).seats += 1
+    r.sink.seat(int(m["seat"]), m["player"], _money(r, m, "amount", line), False, line)
+
+
+def on_seat_gone(r: LineReader, m: re.Match[str], line: int) -> None:
+    """A seat with no stack ("new player", "All-in"): a note, not a player of the hand."""
+    _book(r).seats += 1
+    r.sink.note(NoteKind.OTHER, m["player"], m[0].rstrip(), line)
+
+
+def _street(street: Street) -> Handler:
+    def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
+        b = _book(r)
+        if street is Street.THIRD:
+            want = r.scratch.pop("count")
+            if b.seats != want:
+                raise HandError(f"{b.seats} seat lines for {want} players", line)
+            if "game" in r.scratch:
+                raise HandError("no seat line says the hand's currency", line)
+        else:
+            _close_round(r, line)
+        b.on_street, b.closed = {}, False
+        card = m["card"] if "card" in m.re.groupindex else None
+        r.sink.street_start(street, line, r.cards(card, line)[0] if card else None)
+
+    return on_street
+
+
+def _cards(r: LineReader, text: str, line: int) -> tuple[Card | None, ...]:
+    return r.cards(text.replace(",", " "), line)
+
+
+def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
+    """K: "Dealt to P [ a, b, c ]": 3rd street's three cards; later the new card last."""
+    cards = _cards(r, m["cards"], line)
+    sink = r.sink
+    if sink.street is Street.THIRD:
+        sink.deal(m["player"], cards, UP3, (), line)
+    else:
+        sink.deal(m["player"], cards[-1:], ((sink.street is not Street.SEVENTH),), cards[:-1], line)
+
+
+def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
+    _close_round(r, line)
+    player = r.sink.player(m["player"], line)
+    cards = tuple(c for c in _cards(r, m["cards"], line) if c is not None)
+    description = m["description"] or None
+    _book(r).shown[player] = (cards, description)
+    r.sink.show(player, cards, description, line)
+
+
+def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
+    """Declined when everyone else folded; a muck when another hand is still in."""
+    _close_round(r, line)
+    b = _book(r)
+    player = r.sink.player(m["player"], line)
+    live = [p for p in (b.in_hand or r.sink.players) if p not in b.folded]
+    r.sink.muck(player, live == [player], line)
+
+
+def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
+    """A pot won; the summary the site does not write is rebuilt from the wins so far."""
+    _close_round(r, line)
+    b, sink = _book(r), r.sink
+    player = sink.player(m["player"], line)
+    if m["cards"]:
+        _cards(r, m["cards"], line)  # a garbled card is reported; the best five are not kept
+    amount = _money(r, m, "amount", line)
+    side = m["pot"] == "side pot"
+    index = (int(m["index"]) if m["index"] else 1) if side else 0
+    sink.collect(player, amount, PotKind.SIDE if side else PotKind.MAIN, index, line)
+    b.won[player] = b.won.get(player, 0) + amount
+    b.pots[index] = b.pots.get(index, 0) + amount
+    total = sum(b.in_hand.values())
+    main: int | None = None
+    sides: tuple[int, ...] = ()
+    if len(b.pots) > 1:  # what each pot paid out, as its size after rake
+        main, sides = b.pots.get(0, 0), tuple(b.pots.get(i, 0) for i in range(1, max(b.pots) + 1))
+    sink.pot_total(total, total - sum(b.won.values()), main, sides, line)
+    sink.results[:] = [x for x in sink.results if x.player != player]
+    cards, words = b.shown.get(player, ((), None))
+    outcome = SeatOutcome.SHOWED if cards else SeatOutcome.COLLECTED
+    seat = sink.players[player].seat
+    sink.result(seat, player, outcome, b.won[player], cards, words, None, False, line)
+
+
+class Everleaf(Dialect):
+    name = "everleaf"
+    site = "everleaf"
+    title = "Everleaf Gaming"
+    grammar_file = "everleaf.lark"
+    writer = "histkit.dialects.everleaf_writer"
+    hand_start: ClassVar[tuple[str, ...]] = ("Everleaf Gaming Game #",)
+    profile: ClassVar[RuleProfile] = EVERLEAF
+    games: ClassVar[Mapping[str, Game]] = {
+        "7 CARD STUD": Game.STUD,  # R
+        "7 CARD STUD HI/LO": Game.STUD_HILO,  # assumed
+        "RAZZ": Game.RAZZ,  # K
+    }
+    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
+    symbol_marks_cash = False  # euro amounts may carry only the code ("[0.10 EUR]")
+    reference_zone = "UTC"
+    time_zones: ClassVar[Mapping[str, str]] = {"UTC": "UTC"}
+    prints_no_low = False  # no such line is known
+    handlers: ClassVar[Mapping[str, Handler]] = {
+        **BASE_HANDLERS,
+        "HEADER": on_header, "HISTORY": on_history, "GAME": on_game, "TABLE": on_table,
+        "PLAYERS": on_players, "SEAT": on_seat, "SEAT_GONE": on_seat_gone, "DEALT": on_deal,
+        "FOLD": on_fold, "SHOW": on_show, "NO_SHOW": on_no_show, "COLLECT": on_collect,
+        **{f"STREET_{int(s)}": _street(s) for s in Street},
+        **{k.name: _put_in(k) for k in (_A.ANTE, _A.BRING_IN, _A.COMPLETE, _A.BET, _A.CALL,
+                                         _A.RAISE)},
+    }  # fmt: skip
+    terminal_labels: ClassVar[Mapping[str, str]] = {
+        **Dialect.terminal_labels,
+        "HEADER": "a hand header ('Everleaf Gaming Game #N')",
+        "HISTORY": "'***** Hand history for game #N *****'",
+        "GAME": "the game line ('$0.05/$0.10 7 Card Stud - 2011/07/08 - 00:08:53')",
+        "TABLE": "the table line ('Table NAME')",
+        "PLAYERS": "'Total number of players: N'",
+        "SEAT": "a seat line ('Seat N: P (  $ X USD )')",
+        "SEAT_GONE": "a seat line without a stack ('Seat N: P ( new player )')",
+        "ANTE": "an ante ('P: posts ante [$ X USD]')",
+        "DEALT": "a deal ('Dealt to P [ .. ]')",
+        "BRING_IN": "a bring-in ('P posts bring-in $X.')",
+        "COMPLETE": "a completion ('P completes to $X.')",
+        "BET": "a bet ('P: bets [$ X USD]')",
+        "CALL": "a call ('P calls [$ X USD]')",
+        "RAISE": "a raise ('P raises [$ X USD]')",
+        "STREET_3": "'** Dealing down cards **'",
+        **{f"STREET_{n}": f"'**** dealing {n}th street ****'" for n in (4, 5, 6)},
+        "STREET_7": "'**** dealing river ****'",
+        "SHOW": "a show ('P shows [ .. ]')",
+        "NO_SHOW": "'P does not show cards'",
+        "COLLECT": "a pot won ('P wins $ X USD from main pot')",
+        "SIT_OUT": "'P sits out'",
+    }
+
+    def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
+        """From the third line (stakes, game, time); None when it is not one."""
+        got = self._game_line(block)
+        return got["game"].strip() if got else None
+
+    def _game_line(self, block: HandBlock) -> re.Match[str] | None:
+        if len(block.lines) < 3:
+            return None
+        return self.compiled.line_regex["GAME"].match(block.lines[2] + "\n")
+
+    @staticmethod
+    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
+        return describe_words(game, cards)

@@ -1,0 +1,626 @@
+"""iPoker: XML sessions (`<session>`: a `<general>`, then one `<game>` per hand).
+
+No grammar: `IPoker` is an `XmlDialect`; the reader streams each `<game>` with its session's
+`<general>` as context. R marks a form seen in ../shared/hands/ipoker (a 2014 EUR stud hi/lo
+cash session, a 2012 $5 stud sit & go, a 2011 five-card stud hand that is skipped); K one
+known from FPDB's iPokerToFpdb.py and the format's other files; H histkit's own.
+
+- Session `<general>` (R): `<gametype>` "7 Card Stud Hi-Lo L €0.05/€0.10" (cash: game,
+  limit, small/big bet) or "7 Card Stud L" (the sit & go: no stakes); `<tablename>`,
+  `<tablecurrency>` (R), `<nickname>` (the hero, R), tournament fields `<tournamentname>`,
+  `<buyin>` (R), `<tournamentcode>` (K). Games: "7 Card Stud L" and "7 Card Stud Hi-Lo L"
+  (R), "7 Card Stud Hi/Lo L", "Razz L" (K); any other ("5 Card Stud L", R; hold'em, no-limit
+  stud) is skipped by name. An "Ante X" after the stakes (K) is not read.
+- Money (R): "€0.05", "€1" (whole euros, no decimals), "€0"; chips "1,440". The file says
+  UTF-8 and writes "€" in cp1252 (the reading layer decodes each line either way). Unit CENT
+  when amounts carry a symbol ($ € £), else CHIP; currency from the symbol (the EUR file's
+  `<currency>` says USD: it is the account's, not the table's).
+- Each `<game gamecode=ID>` (R): `<startdate>` "2014-05-10 18:02:19" (no zone written:
+  `started_at` is None, `local_time` the text); `<player seat name chips win bet .../>`:
+  chips = starting stack, bet = all the player put in, win = all they took, an uncalled bet
+  returned included in both (R: 0.05 bet on 4th, nobody calls, win 0.17 = the whole pot).
+- `<round no=N>` (R): 0 antes, 1 (blinds) empty, 2..6 = 3rd..7th street, each with
+  `<cards type="Third Street|Fourth Street|Fifth Street|Sixth Street|River" player=P>` (R;
+  "Seventh Street", K) and `<action no type sum>`. A round with nothing in it is no street.
+  Cards (R): suit first, "10" for ten ("CA D5 H10"); "X" a card not seen, "[cards]" (K) all
+  unseen; any other token is a garbled (unknown) card. 3rd street: two down then the up card;
+  River: one down card. A River `<cards>` without a player is a community card (H: no form
+  known). Opponents' down cards are written when they showed them (R).
+- Actions are applied in `no` order, not document order (R). Types: 15 ante, 16 bring-in,
+  3 call, 5 bet, 7 all-in: sum = the chips the action adds (R); 23 raise: sum = the
+  player's street total after it (R: 0.10 bet, 0.20 raise, then "23 sum 0.30" adds 0.20 —
+  the players' bet totals and the next hand's stacks agree); 4 check, 0 fold (R); 6 raise by
+  sum (K, FPDB's guess); 8 no action (K: a note); 9 sitting out (K: a fold if dealt in, else a
+  note); 1, 2 blinds (K: rejected in stud). Derived: the first wager over the bring-in on
+  3rd street is a completion (R: "5 sum 60" after a 15 bring-in; an all-in, "7 sum 274", as
+  the first chips on 3rd is a short completion, R), later ones raises; an all-in (7) is a
+  call when it does not top the bet; a player is all-in when what they put in reaches their
+  chips (type 7 always says so; the engine checks it leaves nothing).
+
+Derived, and how the audit sees it:
+- Stakes: from the gametype (R cash; K tournament). The sit & go writes none: they come
+  from the hand's own wagers (a 3rd-street completion is the small bet, a 5th-7th street bet
+  the big bet, a 4th-street bet the small bet when no board shows a pair), the big bet
+  being twice the small (R: all ten levels, 15/60/120 .. 300/1000/2000); else from another
+  hand of the file at the same level (same ante and bring-in; R: levels only rise). The one
+  wager they come from is then not checked. A hand no wager of its level tells is rejected.
+- No collect lines: each player's win is a `PotKind.TOTAL` collect (which pot paid what is
+  not checked); the uncalled bet stays in the pot (`prints_uncalled` False). No summary
+  block: the total pot is what the players' bets add up to, the rake what is left after the
+  wins (R: 0.82 in, 0.79 won, rake 0.03); a tournament hand with a "rake" is flagged.
+  Known misprint (R, 17 players in 13 hands of the 2012 file, always a player who raised with
+  type 23): `bet` exceeds the actions by exactly the player's ante, while `win` and the next
+  hand's chips agree with the actions. Those players' bets are taken from the actions and a
+  note says so; any other disagreement stays in the total, for the audit to report.
+- Shows: an opponent still in whose down cards are written showed them (a Show event: at a
+  showdown, or a winner who showed, R 4044860560); at a showdown one whose are not mucked.
+  The hero's cards are always written, so no show or muck is made up for the hero. Seat
+  results: folded (street), showed (cards written), mucked, collected (won without a
+  showdown), other (not dealt in: no ante, card or action: sitting out). Descriptions: none
+  are written (`describe` is None).
+- Table moves: a tournament hand in which no player but the hero sat in the table's last
+  hand is a new table (R 4044922862: five new opponents, the hero 20 chips short, a hand at
+  the new table missing); a JOIN note for the hero says so (the session keeps one table name).
+
+The RuleProfile (`IPOKER`), with the real hands behind each choice: the bring-in is the
+lowest up card (H8 < H9, H4 < DK), ties by suit clubs < diamonds < hearts < spades (16 sit &
+go hands: 4d before 4h, 2d before 2s, 2c before 2h and 2s, 4h before 4s); completion to the
+small bet, then raises of it (3rd-street caps reached: completion and three raises, with 5
+and 6 dealt in, 4044980553 and 4045005684; never a fifth wager: max_raises 3); an open pair
+on 4th allows the big bet (stud, 4045005063: 7d 7h bets 800 at 400/800); best board first
+on 4th-7th; short all-in completions and raises (274 into a 300 completion). Not settled by
+any real hand: the heads-up cap, whether a short all-in reopens the betting, first-act ties,
+razz, the odd chip and hi/lo splits (each hi/lo hand is a scoop), the rake of side pots
+(the raked hands have none): PokerStars' choices, the rake taken from the main pot first
+(so an uncalled bet left in the pot, the bettor's own side pot, is never raked).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from histkit.cards import Card, parse_card
+from histkit.dialects.builder import HandError, LineReader
+from histkit.dialects.sink import UP3
+from histkit.dialects.xmlbase import XmlDialect
+from histkit.model import (
+    Action,
+    ActionKind,
+    Game,
+    Hand,
+    NoteKind,
+    PotKind,
+    SeatOutcome,
+    Street,
+    Unit,
+)
+from histkit.reading.split import HandBlock, ParseIssue
+from histkit.reading.xmlstream import XmlElement, XmlError, iter_xml
+from histkit.rules.profile import RakeSplit, RuleProfile
+
+__all__ = ["IPOKER", "IPoker"]
+
+IPOKER = RuleProfile(name="ipoker", rake_split=RakeSplit.MAIN_FIRST)
+
+_GAMETYPE = re.compile(
+    r"\s*(?P<game>.+?)(?:\s+(?P<sb>[$€£]?[\d.,]+)\s*/\s*(?P<bb>[$€£]?[\d.,]+))?"
+    r"(?:\s+Ante\s+\S+)?\s*$"
+)
+_TOKENS: dict[str, Card | None] = {
+    s + r: parse_card(("T" if r == "10" else r) + s.lower())
+    for s in "CDHS"
+    for r in (*"23456789TJQKA", "10")
+}
+_TOKENS["X"] = None
+_ROUNDS = {2: Street.THIRD, 3: Street.FOURTH, 4: Street.FIFTH, 5: Street.SIXTH, 6: Street.SEVENTH}
+_TH, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
+_K = ActionKind
+
+Stakes = tuple[int, int]
+Level = tuple[int | None, int | None]  # (ante, bring-in) as the hand posted them
+
+
+@dataclass(slots=True)
+class _Read:
+    """A hand read but for its stakes, which the file may leave to other hands."""
+
+    r: LineReader
+    head: dict[str, Any]
+    stakes: Stakes | None
+    level: Level
+    line: int
+
+
+class _Tail:
+    """The file's lines as they go to the XML parser, noting the hand element open at the
+    moment (its line and gamecode) and whether the input has ended."""
+
+    _GAME = re.compile(r'<(/?)game\b(?:[^>]*?gamecode="([^"]*)")?')
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = lines
+        self.game: tuple[int, str | None] | None = None
+        self.ended = False
+
+    def __iter__(self) -> Iterator[str]:
+        for no, line in enumerate(self.lines, 1):
+            if "game" in line:
+                for m in self._GAME.finditer(line):
+                    self.game = None if m[1] else (no, m[2])
+            yield line
+        self.ended = True
+
+
+class _File:
+    """What one file's hands tell about the others: the stakes of each level (ante ->
+    bring-in -> stakes) and the players of the last tournament hand (a table move)."""
+
+    def __init__(self) -> None:
+        self.levels: dict[int | None, dict[int | None, Stakes]] = {}
+        self.last: dict[tuple[str | None, str], tuple[str, set[str]]] = {}  # per table
+
+    def lookup(self, level: Level) -> Stakes | None:
+        """The stakes of a level: the same ante, and the same bring-in where both post one."""
+        ante, bring = level
+        known = self.levels.get(ante)
+        if not known:
+            return None
+        if bring in known:
+            return known[bring]
+        if bring is None or None in known:
+            return known.get(None) or next(reversed(known.values()))
+        return None
+
+    def moved(self, r: LineReader, got: _Read) -> None:
+        """A tournament hand none of whose players but the hero sat in the last hand: the
+        hero was moved to another table (R: 4044922862), which is noted (the table name
+        is the session's and stays the same)."""
+        sink, hero = r.sink, r.sink.hero
+        if got.head["unit"] is not Unit.CHIP or hero is None:
+            return
+        others = set(sink.players) - {hero}
+        key = (got.head["tournament_id"], got.head["table"])
+        last = self.last.get(key)
+        if last is not None and len(others) > 1 and len(last[1]) > 1 and not others & last[1]:
+            text = f"{hero} plays at another table: no other player of hand {last[0]} is here"
+            sink.note(NoteKind.JOIN, hero, text, sink.players[hero].line)
+        self.last[key] = (got.head["hand_id"], others)
+
+
+class _Play:
+    """The chips as the actions move them: stacks, what each put in, the street's bet."""
+
+    def __init__(self, stacks: dict[str, int]) -> None:
+        self.stack = stacks
+        self.put = dict.fromkeys(stacks, 0)
+        self.street_in: dict[str, int] = {}
+        self.top = 0
+        self.completed = False
+        self.folded: dict[str, Street] = {}
+        self.cards: dict[str, list[Card | None]] = {}
+        self.last: dict[str, int] = {}  # player -> line of their last cards
+        self.raised: set[str] = set()
+        self.ante: dict[str, int] = {}
+        self.pair_on_4th = False
+
+    def add(self, p: str, chips: int) -> bool:
+        """Chips put in; whether the player is all-in now."""
+        self.put[p] += chips
+        return self.put[p] >= self.stack[p]
+
+
+def _at(el: XmlElement, key: str) -> str:
+    """An attribute's text ("" when absent)."""
+    return el.attrib.get(key, "")
+
+
+def _cards(r: LineReader, text: str, n: int, line: int) -> tuple[Card | None, ...]:
+    text = text.strip()
+    if text == "[cards]":
+        return (None,) * n
+    out: list[Card | None] = []
+    for tok in text.split():
+        try:
+            out.append(_TOKENS[tok])
+        except KeyError:
+            r.sink.note(NoteKind.GARBLED, None, f"{tok!r} where a card should be", line)
+            out.append(None)
+    return tuple(out)
+
+
+class IPoker(XmlDialect):
+    name = "ipoker"
+    site = "ipoker"
+    title = "iPoker"
+    grammar_file = ""
+    hand_tags: ClassVar[frozenset[str]] = frozenset({"game"})
+    writer = "histkit.dialects.ipoker_writer"
+    default_currency = "EUR"
+    profile: ClassVar[RuleProfile] = IPOKER
+    prints_uncalled = False  # the bettor's win includes it (R)
+    prints_no_low = False
+    games: ClassVar[Mapping[str, Game]] = {
+        "7 CARD STUD L": Game.STUD,  # R
+        "7 CARD STUD HI-LO L": Game.STUD_HILO,  # R
+        "7 CARD STUD HI/LO L": Game.STUD_HILO,  # K
+        "RAZZ L": Game.RAZZ,  # K
+    }
+    currency_symbols: ClassVar[Mapping[str, str]] = {"€": "EUR", "$": "USD", "£": "GBP"}
+    hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})
+    street_words: ClassVar[Mapping[str, Street]] = {
+        "third street": Street.THIRD,
+        "fourth street": Street.FOURTH,
+        "fifth street": Street.FIFTH,
+        "sixth street": Street.SIXTH,
+        "seventh street": Street.SEVENTH,  # K
+        "river": Street.SEVENTH,
+    }
+
+    # -- what the reader asks ------------------------------------------------------------
+
+    def detect_xml(self, head: str) -> bool:
+        return "<session" in head and ("sessioncode=" in head or "<gametype>" in head)
+
+    def hand_id_of(self, elem: XmlElement) -> str | None:
+        return elem.get("gamecode")
+
+    def game_text_of(self, elem: XmlElement, context: dict[str, XmlElement]) -> str | None:
+        general = context.get("general")
+        if general is None:
+            return None
+        m = _GAMETYPE.match(general.findtext("gametype"))
+        return m["game"] if m else None
+
+    def read_hand(self, r: LineReader, elem: XmlElement, context: dict[str, XmlElement]) -> None:
+        """One hand, its stakes from the gametype or its own wagers only."""
+        got = self._read(r, elem, context)
+        if got.stakes is None:
+            raise HandError(_untold(got.level), elem.line)
+        r.sink.header(**got.head, small_bet=got.stakes[0], big_bet=got.stakes[1])
+
+    def read_xml(self, lines: Iterable[str], source: str) -> Iterator[Hand | ParseIssue]:
+        """As `XmlDialect.read_xml`, but a hand whose stakes only a later hand of its level
+        tells waits for it (levels only rise: a hand of another level ends the wait); XML
+        that breaks off inside a hand rejects that hand by its id, and a file that ends
+        with only its session left open (R: the 2011 file) loses no hand."""
+        context: dict[str, XmlElement] = {}
+        state = _File()
+        queue: deque[Hand | ParseIssue | _Read] = deque()
+        tail = _Tail(lines)
+        seen = False
+        try:
+            for kind, elem in iter_xml(tail, self.hand_tags):
+                if kind == "context":
+                    context[elem.tag] = elem
+                    continue
+                seen = True
+                got = self._one(elem, context, source, state)
+                if queue and isinstance(got, (_Read, Hand)):
+                    level = got.level if isinstance(got, _Read) else _level_of(got)
+                    for i, item in enumerate(queue):
+                        if not isinstance(item, _Read):
+                            continue
+                        known = state.lookup(item.level)
+                        if known is not None and _same(item.level, level):
+                            queue[i] = _finish(item, known, source)
+                        elif not _same(item.level, level):
+                            queue[i] = _issue(item, source)
+                queue.append(got)
+                while queue and not isinstance(queue[0], _Read):
+                    yield queue.popleft()  # type: ignore[misc]
+        except XmlError as e:
+            if tail.game is not None:  # inside a hand: that hand is lost
+                line, hand_id = tail.game
+                why = "the file ends inside it (truncated?)" if tail.ended else str(e)
+                queue.append(ParseIssue(source, e.line if not tail.ended else line, None,
+                                        hand_id, "rejected", f"hand not read: {why}"))  # fmt: skip
+            elif not tail.ended or not seen:
+                queue.append(ParseIssue(source, e.line, None, None, "rejected", str(e)))
+            seen = True
+        for item in queue:
+            yield _issue(item, source)
+        if not seen:
+            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+
+    def _one(
+        self, elem: XmlElement, context: dict[str, XmlElement], source: str, state: _File
+    ) -> Hand | ParseIssue | _Read:
+        hand_id = self.hand_id_of(elem)
+        game = self.game_text_of(elem, context)
+        if game is not None and game.upper() not in self.games:
+            return ParseIssue(
+                source, elem.line, None, hand_id, "skipped", f"other game: {game}", game=game
+            )
+        r = LineReader(self, HandBlock(elem.line, []), source)
+        try:
+            got = self._read(r, elem, context)
+        except HandError as e:
+            return ParseIssue(source, e.line or elem.line, None, hand_id, "rejected", e.message)
+        except (KeyError, ValueError) as e:
+            return ParseIssue(
+                source, elem.line, None, hand_id, "rejected", f"hand not understood: {e}"
+            )
+        state.moved(r, got)
+        if got.stakes is not None:
+            state.levels.setdefault(got.level[0], {})[got.level[1]] = got.stakes
+            return _finish(got, got.stakes, source)
+        known = state.lookup(got.level)
+        return got if known is None else _finish(got, known, source)
+
+    # -- one hand --------------------------------------------------------------------
+
+    def _read(self, r: LineReader, elem: XmlElement, context: dict[str, XmlElement]) -> _Read:
+        sink = r.sink
+        general = context.get("general")
+        if general is None:
+            raise HandError("the session's <general> (game, stakes, table) is missing", elem.line)
+        m = _GAMETYPE.match(general.findtext("gametype"))
+        if m is None:
+            raise HandError("the session names no game (<gametype>)", general.line)
+        game = self.games[m["game"].upper()]
+        g = elem.find("general")
+        players = g.find("players") if g is not None else None
+        if g is None or players is None or not players.children:
+            raise HandError("the hand lists no players", elem.line)
+        hand_id = elem.get("gamecode")
+        if not hand_id:
+            raise HandError("the hand has no gamecode", elem.line)
+        money_text = m["sb"] or _at(players.children[0], "chips")
+        r.set_unit(Unit.CENT if r.is_money(money_text) else Unit.CHIP)
+        tournament = any(general.find(t) is not None for t in ("tournamentcode", "tournamentname"))
+        table = general.findtext("tablename")
+        tid = None
+        if tournament:
+            parts = table.split(", ")
+            tid = general.findtext("tournamentcode") or (
+                parts[1] if len(parts) > 1 and parts[1].isdigit() else None
+            )
+        currency = None
+        if r.unit is Unit.CENT:
+            currency = next(
+                (c for s, c in self.currency_symbols.items() if s in money_text),
+                general.findtext("tablecurrency") or None,
+            )
+        head: dict[str, Any] = {
+            "hand_id": hand_id,
+            "game": game,
+            "unit": r.unit,
+            "currency": currency,
+            "started_at": None,
+            "local_time": g.findtext("startdate") or general.findtext("startdate") or None,
+            "tournament_id": tid,
+            "buy_in": (general.findtext("buyin") or None) if tournament else None,
+            "table": table,
+        }
+        stakes = (
+            (r.money(m["sb"], general.line), r.money(m["bb"], general.line)) if m["sb"] else None
+        )
+        rounds = sorted(elem.findall("round"), key=lambda x: int(_at(x, "no") or "-1"))
+        acting = {c.get("player") for rnd in rounds for c in rnd.children}
+        rows = []
+        for p in players.children:
+            name, chips = _at(p, "name"), r.money(_at(p, "chips"), p.line)
+            sink.seat(int(_at(p, "seat")), name, chips, name not in acting, p.line)
+            rows.append((p, sink.player(name, p.line)))
+        nick = general.findtext("nickname")
+        if nick in sink.players:
+            sink.set_hero(nick)
+        st = _Play({s.player: s.stack for s in sink.seats})
+        for rnd in rounds:
+            self._round(r, st, rnd)
+        self._results(r, st, rows, elem.line)
+        if stakes is None:
+            stakes = _stakes_of(sink.events, st.pair_on_4th)
+        ante = max(st.ante.values(), default=None)
+        bring = next(
+            (
+                e.amount
+                for e in sink.events
+                if type(e) is Action and e.kind is _K.BRING_IN and not e.all_in
+            ),
+            None,
+        )
+        return _Read(r, head, stakes, (ante, bring), elem.line)
+
+    def _round(self, r: LineReader, st: _Play, rnd: XmlElement) -> None:
+        sink = r.sink
+        no = int(_at(rnd, "no"))
+        street = _ROUNDS.get(no)
+        if street is None and no not in (0, 1):
+            raise HandError(f"a betting round numbered {no}", rnd.line)
+        cards = rnd.findall("cards")
+        actions = sorted(rnd.findall("action"), key=lambda a: int(_at(a, "no")))
+        if street is None and cards:
+            raise HandError("cards dealt before 3rd street", cards[0].line)
+        if street is not None and (cards or actions):
+            community = None
+            for c in cards:
+                if not c.get("player"):
+                    if street is not _SEVENTH or community is not None:
+                        raise HandError("cards without a player", c.line)
+                    community = _cards(r, c.text, 1, c.line)[0]
+            sink.street_start(street, rnd.line, community)
+            st.street_in, st.top, st.completed = {}, 0, False
+            for c in cards:
+                player = c.get("player")
+                if not player:
+                    continue
+                words = _at(c, "type").strip().lower()
+                if words and self.street_words.get(words) is not street:
+                    raise HandError(f"{c.get('type')!r} cards in round {no}", c.line)
+                name = sink.player(player, c.line)
+                got = _cards(r, c.text, 3 if street is _TH else 1, c.line)
+                up = UP3 if street is _TH else (street is not _SEVENTH,)
+                sink.deal(name, got, up, (), c.line)
+                mine = st.cards.setdefault(name, [])
+                mine.extend(got)
+                st.last[name] = c.line
+                if street is _FOURTH and len(mine) == 4:
+                    c3, c4 = mine[2], mine[3]
+                    st.pair_on_4th |= c3 is None or c4 is None or c3.rank == c4.rank
+        for a in actions:
+            self._action(r, st, a, street)
+
+    def _action(self, r: LineReader, st: _Play, a: XmlElement, street: Street | None) -> None:
+        sink, line, t = r.sink, a.line, _at(a, "type")
+        p = sink.player(_at(a, "player"), line)
+        if t == "0" or (t == "9" and p in st.cards):
+            st.folded[p] = street or _TH
+            sink.action(_K.FOLD, p, 0, None, False, line)
+            return
+        if t == "4":
+            sink.action(_K.CHECK, p, 0, None, False, line)
+            return
+        if t in ("8", "9"):
+            kind = NoteKind.SIT_OUT if t == "9" else NoteKind.OTHER
+            sink.note(
+                kind,
+                p,
+                f"{p}: action type {t} ({'sitting out' if t == '9' else 'no action'})",
+                line,
+            )
+            return
+        if t in ("1", "2"):
+            raise HandError(f"a blind (action type {t}) in a stud hand", line)
+        if t not in ("3", "5", "6", "7", "15", "16", "23"):
+            raise HandError(f"unknown action type {t!r}", line)
+        amount = r.money(_at(a, "sum"), line)
+        if t == "15":
+            st.ante[p] = amount
+            sink.action(_K.ANTE, p, amount, None, st.add(p, amount), line)
+            return
+        if street is None:
+            raise HandError(f"action type {t} before the cards are dealt", line)
+        before, top = st.street_in.get(p, 0), st.top
+        if t == "23":
+            to, st.raised = amount, st.raised | {p}
+        elif t == "6":
+            to = top + amount
+        else:
+            to = before + amount
+        all_in = st.add(p, to - before) or t == "7"
+        st.street_in[p] = to
+        st.top = max(top, to)
+        if t == "16":
+            sink.action(_K.BRING_IN, p, amount, None, all_in, line)
+        elif t == "3" or (t == "7" and to <= top):
+            sink.action(_K.CALL, p, to - before, None, all_in, line)
+        elif street is _TH and not st.completed:
+            st.completed = True
+            sink.action(_K.COMPLETE, p, to, to, all_in, line)
+        elif top == 0:
+            sink.action(_K.BET, p, to - before, None, all_in, line)
+        else:
+            sink.action(_K.RAISE, p, to - top, to, all_in, line)
+
+    def _results(
+        self, r: LineReader, st: _Play, rows: list[tuple[XmlElement, str]], line: int
+    ) -> None:
+        """Showdown, wins, the pot: what the players' `bet` and `win` say."""
+        sink = r.sink
+        live = [p for p in st.cards if p not in st.folded]
+        showdown = len(live) > 1
+        total = won_total = 0
+        shown = set()
+        for _, p in rows:
+            mine = st.cards.get(p, [])
+            if p in live and p != sink.hero:
+                if all(c is not None for c in mine):  # written: shown (a winner may show)
+                    shown.add(p)
+                    sink.show(p, tuple(mine), None, st.last[p])  # type: ignore[arg-type]
+                elif showdown:
+                    sink.muck(p, False, st.last[p])
+        for el, p in rows:
+            win_text, bet_text, put = el.get("win"), el.get("bet"), st.put[p]
+            won = r.money(win_text, el.line) if win_text else 0
+            bet = r.money(bet_text, el.line) if bet_text else put
+            if bet != put and bet - put == st.ante.get(p) and p in st.raised:
+                sink.note(
+                    NoteKind.OTHER,
+                    p,
+                    f"{p}'s bet is written as {bet_text}: the actions put in "
+                    f"{put:,} {r.unit.value}s (the ante counted twice, a known misprint)",
+                    el.line,
+                )
+                bet = put
+            total += bet
+            won_total += won
+            if won:
+                sink.collect(p, won, PotKind.TOTAL, 0, el.line)
+            mine = st.cards.get(p, [])
+            if p in st.folded:
+                outcome, street = SeatOutcome.FOLDED, st.folded[p]
+            elif p in shown or (showdown and p in live and all(c is not None for c in mine)):
+                outcome, street = SeatOutcome.SHOWED, None
+            elif showdown and p in live:
+                outcome, street = SeatOutcome.MUCKED, None
+            elif won:
+                outcome, street = SeatOutcome.COLLECTED, None
+            else:
+                outcome, street = SeatOutcome.OTHER, None
+            cards = tuple(c for c in mine if c is not None)
+            seat = sink.players[p].seat
+            cards = cards if outcome is SeatOutcome.SHOWED else ()
+            sink.result(seat, p, outcome, won, cards, None, street, False, el.line)
+        sink.pot_total(total, total - won_total, None, (), line)
+
+
+def _stakes_of(events: Iterable[Any], pair_on_4th: bool) -> Stakes | None:
+    """Small and big bet from the hand's full wagers (all-ins tell nothing)."""
+    small = big = fourth = None
+    for e in events:
+        if type(e) is not Action or e.all_in:
+            continue
+        if e.kind is _K.COMPLETE and small is None:
+            small = e.to_amount
+        elif e.kind is _K.BET and e.street >= Street.FIFTH and big is None:
+            big = e.amount
+        elif e.kind is _K.BET and e.street is _FOURTH and fourth is None:
+            fourth = e.amount
+    if small is None and not pair_on_4th:
+        small = fourth
+    if small is None and big is not None and big % 2 == 0:
+        small = big // 2
+    if small is None:
+        return None
+    return small, big if big is not None else 2 * small
+
+
+def _level_of(hand: Hand) -> Level:
+    ante = max((a.amount for a in hand.actions() if a.kind is _K.ANTE), default=None)
+    bring = next((a.amount for a in hand.actions() if a.kind is _K.BRING_IN and not a.all_in), None)
+    return ante, bring
+
+
+def _same(a: Level, b: Level) -> bool:
+    """Two hands of one level: the same ante, and the same bring-in where both post one."""
+    return a[0] == b[0] and (a[1] == b[1] or a[1] is None or b[1] is None)
+
+
+def _untold(level: Level) -> str:
+    return (
+        f"the stakes are not written and no hand of this level (ante {level[0]}, bring-in "
+        f"{level[1]}) shows a full bet"
+    )
+
+
+def _finish(got: _Read, stakes: Stakes, source: str) -> Hand | ParseIssue:
+    got.r.sink.header(**got.head, small_bet=stakes[0], big_bet=stakes[1])
+    try:
+        return got.r.sink.build()
+    except HandError as e:
+        return ParseIssue(
+            source, e.line or got.line, None, got.head["hand_id"], "rejected", e.message
+        )
+
+
+def _issue(item: Hand | ParseIssue | _Read, source: str) -> Hand | ParseIssue:
+    if not isinstance(item, _Read):
+        return item
+    return ParseIssue(
+        source, item.line, None, item.head["hand_id"], "rejected", _untold(item.level)
+    )

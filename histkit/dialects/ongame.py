@@ -1,0 +1,457 @@
+"""OnGame Network (the 2010 "R5-" client), over `grammars/ongame.lark` (site "ongame").
+
+Forms (R: in the real files, ../shared/hands/ongame: four 2010-09 stud hands and one
+2010-08 stud hi/lo hand, cash in USD; K: known of the client's other files and FPDB's
+OnGameToFpdb reader, not seen in stud; H: histkit's own form where none is known). Each
+terminal in the grammar is marked the same way. R: the header with the id "R5-<table
+id>-<n>", "Start hand: Mon Sep 13 22:31:30 GMT+0100 2010", the table line with game words,
+stakes, ante and "Real money", "User:", "Players in round:", seats, "posts ante", "---" and
+"Dealing pocket cards" / "Dealing 4th street" .. "Dealing river", deals "[-, -, Kh]", "small
+bring in", "bets", "calls", "raises $1 to $1.37", "checks", "folds", "Summary:", "Main pot:
+$2.35 won by Hero ($2.24)", "Rake taken:", seat lines "($5.76), net: -$0.77[, [cards]
+(TWO_PAIR JACK, NINE)]", "***** End of hand ... *****". K: tournament headers, "[SPEED]"
+tables, "Play money", "Button: seat N", "big bring in", split pots "won by A ($x), B ($y)",
+"Side pot N:", "and is all-in", euro and pound signs; other games (hold'em, omaha, draw)
+are skipped by their table line. H: "Dealing river [6h]" for a community card.
+
+What the text leaves out, and how it is derived (never invented):
+- amounts say what an action adds (R: every call; the completion "bets $0.10" over a $0.05
+  bring-in). "raises X to Y": Y is the raiser's total in the hand without the ante (R:
+  $0.12 bring-in + $0.25 + $1.00 = "to $1.37"); the street total is Y less what they put
+  in on earlier streets, and X must be what the raise adds (or that street total; the one
+  real raise is the first chips of the street, where both agree). Else the hand is rejected.
+- all-in: written "and is all-in" (K) or not; a player whose chips reach 0 is all-in.
+- no uncalled-bet line (prints_uncalled False): when the summary's pots add up to less than
+  was put in by exactly the bet nobody matched, that bet was returned: an UncalledBet is
+  placed where its street ended (an all-in call short on 4th street: before 5th street),
+  with the pots' line number. Any other gap rejects the hand.
+- no show, muck or collect lines: the pot lines are the collects (main pot, side pot N;
+  "Main pot" of a hand with no side pot is the only pot; halves are not named), the pot
+  before rake is added up for the total pot and each pot's winnings for its amount after
+  rake. A seat line with cards is the show (its words are the seat result's description,
+  so they are checked once); a player still in at a showdown whose line shows no cards
+  mucked (R: 2010-09 #607, the caller of the river bet); a winner with no showdown
+  collected; a folder folded on the street of the fold.
+- each seat line's final stack and net must be the seat's stack plus what it won less what
+  it put in: a mismatch rejects the hand, so a misread action cannot pass unseen.
+- the hero is "User:" when seated. "Players in round" and "Button" are read and not kept.
+  The hand id's last part is the table's hand number (`table_hand`). The start is in UTC
+  from the written offset from GMT.
+
+Profile (`ONGAME`): PokerStars' rules where no real hand settles otherwise. Settled: the
+bring-in by the lowest up card, ace high (4h, 2h, 5c, 3s; hi/lo: Hero's 4d under As);
+completion to the small bet (#609); first to act on 4th-7th the best board (#607: AdQs
+over Ac7h, then AQ6 over AJ7); a raise to one bet over the bet (hi/lo 5th street); the
+rake at most 5% (every hand: 5% of the pot rounded down). No real hand settles the raise
+cap, the open-pair double bet (#609: Hero's open kings bet the small bet, legal either way;
+no "pair on board" line is printed), suit ties, short all-ins, side pots and the rake split,
+odd chips, hi/lo halves, or the community card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta, timezone
+from typing import ClassVar
+
+from histkit.cards import Card
+from histkit.dialects.base import Dialect, HandBlock
+from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, ignore
+from histkit.dialects.ongame_writer import MONTHS, high_words
+from histkit.dialects.sink import UP3
+from histkit.evaluate._tables import HandCategory
+from histkit.evaluate.names import low8_name
+from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, UncalledBet, Unit
+from histkit.rules.profile import POKERSTARS, RuleProfile
+
+__all__ = ["ONGAME", "OnGame"]
+
+ONGAME: RuleProfile = dataclasses.replace(POKERSTARS, name="ongame", rake_max_percent=5)
+
+_A = ActionKind
+_SEEN_WORDS = (HandCategory.TWO_PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.FULL_HOUSE)
+_WINNER = re.compile(r" \(([$€£]?\d[\d,]*(?:\.\d+)?)\)(?:, |$)")
+
+
+class _Book:
+    """Chips as the lines move them: each player's stack left, total in the hand (with and
+    without antes), street total; folds, deals, the summary's pots and collects."""
+
+    def __init__(self) -> None:
+        self.left: dict[str, int] = {}
+        self.in_hand: dict[str, int] = {}
+        self.bets: dict[str, int] = {}  # without antes: a raise's "to Y"
+        self.street: dict[str, int] = {}
+        self.folded: dict[str, Street] = {}
+        self.dealt: list[str] = []
+        self.unmatched: tuple[str, int, Street, int] | None = None  # (player, chips, street, at)
+        self.pots: list[tuple[re.Match[str], int]] = []
+        self.won: dict[str, int] | None = None  # after the pots are read
+
+
+def _book(r: LineReader) -> _Book:
+    b: _Book | None = r.scratch.get("book")
+    if b is None:
+        b = r.scratch["book"] = _Book()
+    return b
+
+
+def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.scratch["head"] = m
+
+
+def on_start(r: LineReader, m: re.Match[str], line: int) -> None:
+    mon = MONTHS.index(m["mon"]) + 1 if m["mon"] in MONTHS else 0
+    if not mon:
+        raise HandError(f"unknown month {m['mon']!r}", line)
+    off = (m["off"] or "+0000").replace(":", "")
+    zone = timezone(
+        (-1 if off[0] == "-" else 1) * timedelta(hours=int(off[1:3]), minutes=int(off[3:]))
+    )
+    hh, mi, ss = map(int, m["clock"].split(":"))
+    local = datetime(int(m["year"]), mon, int(m["day"]), hh, mi, ss, tzinfo=zone)
+    r.scratch["start"] = (local.astimezone(UTC), m["date"])
+
+
+def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
+    head: re.Match[str] = r.scratch["head"]
+    game = r.d.games.get(m["game"].upper())
+    if game is None:
+        raise HandError(f"not a stud game: {m['game']!r}", line)
+    sb = m["sb"]
+    r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
+    started, local = r.scratch.get("start", (None, None))
+    parts = head["id"].split("-")
+    r.sink.header(
+        hand_id=head["id"],
+        game=game,
+        small_bet=r.money(sb, line),
+        big_bet=r.money(m["bb"], line),
+        unit=r.unit,
+        currency=r.d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None,
+        started_at=started,
+        local_time=local,
+        tournament_id=head["tid"],
+        buy_in=head["buyin"],
+        ante=r.money(m["ante"], line) if m["ante"] else None,
+        table=m["name"],
+        table_hand=int(parts[-1]) if len(parts) == 3 and parts[-1].isdigit() else None,
+    )
+
+
+def on_user(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.scratch["user"] = m["player"]
+
+
+def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
+    stack = r.money(m["amount"], line)
+    r.sink.seat(int(m["seat"]), m["player"], stack, False, line)
+    _book(r).left[m["player"]] = stack
+
+
+def _put(r: LineReader, kind: ActionKind, m: re.Match[str], line: int, to: int | None) -> None:
+    """An action that puts chips in: `to` the street total it reaches (None: the line's
+    amount is what it adds)."""
+    b, sink = _book(r), r.sink
+    p = sink.player(m["player"], line)
+    before = b.street.get(p, 0)
+    add = r.money(m["amount"], line) if to is None else to - before
+    top = max(b.street.values(), default=0)
+    if kind is not _A.ANTE:
+        b.street[p] = before + add
+        b.bets[p] = b.bets.get(p, 0) + add
+    b.in_hand[p] = b.in_hand.get(p, 0) + add
+    b.left[p] -= add
+    all_in = m["allin"] is not None or (b.left[p] <= 0 and add > 0)
+    if kind is _A.RAISE:
+        sink.action(kind, p, before + add - top, before + add, all_in, line)
+    elif kind is _A.COMPLETE:
+        sink.action(kind, p, add, before + add, all_in, line)
+    else:
+        sink.action(kind, p, add, None, all_in, line)
+
+
+def _adds(kind: ActionKind) -> Handler:
+    return lambda r, m, line: _put(r, kind, m, line, None)
+
+
+def on_big_bring_in(r: LineReader, m: re.Match[str], line: int) -> None:
+    """The bring-in player opens for the full small bet: a completion."""
+    _put(r, _A.COMPLETE, m, line, _book(r).street.get(m["player"], 0) + r.money(m["amount"], line))
+
+
+def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "raises X to Y": Y the total without antes; X what the raise adds (or the street total)."""
+    b = _book(r)
+    p = r.sink.player(m["player"], line)
+    before = b.street.get(p, 0)
+    to = r.money(m["to"], line) - (b.bets.get(p, 0) - before)
+    x = r.money(m["amount"], line)
+    if to <= before or x not in (to - before, to):
+        raise HandError(
+            f"'raises {m['amount']} to {m['to']}' does not fit {p}'s {m['to']} in the hand so far",
+            line,
+        )
+    _put(r, _A.RAISE, m, line, to)
+
+
+def on_fold(r: LineReader, m: re.Match[str], line: int) -> None:
+    p = r.sink.player(m["player"], line)
+    _book(r).folded[p] = r.sink.street
+    r.sink.action(_A.FOLD, p, 0, None, False, line)
+
+
+def _street_over(r: LineReader) -> None:
+    """Remember a bet nobody matched on the street that ends (returned, if the pots say so)."""
+    b = _book(r)
+    totals = sorted(b.street.items(), key=lambda kv: kv[1], reverse=True)
+    if totals and totals[0][1] > (totals[1][1] if len(totals) > 1 else 0):
+        excess = totals[0][1] - (totals[1][1] if len(totals) > 1 else 0)
+        b.unmatched = (totals[0][0], excess, r.sink.street, len(r.sink.events))
+    b.street = {}
+
+
+def street_handler(street: Street) -> Handler:
+    def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
+        sink = r.sink
+        if street is Street.THIRD:
+            user = r.scratch.get("user")
+            if user in sink.players:
+                sink.set_hero(user)
+        else:
+            _street_over(r)
+        card = m["card"] if "card" in m.re.groupindex and m["card"] else None
+        community = r.cards(card, line)[0] if card else None
+        sink.street_start(street, line, community)
+        if community is not None:
+            sink.board_cards((community,))
+
+    return on_street
+
+
+def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
+    sink = r.sink
+    p = sink.player(m["player"], line)
+    cards = r.cards(m["cards"].replace(",", " "), line)
+    if sink.street is Street.THIRD:
+        _book(r).dealt.append(p)
+        if len(cards) == 1:
+            cards = (None, None, cards[0])
+        sink.deal(p, cards, UP3, (), line)
+    else:
+        sink.deal(p, cards, (sink.street is not Street.SEVENTH,) * len(cards), (), line)
+
+
+def on_summary(r: LineReader, m: re.Match[str], line: int) -> None:
+    _street_over(r)
+    r.sink.summary_start(line)
+
+
+def on_pot(r: LineReader, m: re.Match[str], line: int) -> None:
+    _book(r).pots.append((m, line))
+
+
+def _winners(r: LineReader, text: str, line: int) -> list[tuple[str, int]]:
+    """ "A ($1.37), B ($1.36)" -> [(A, 137), (B, 136)]; names are matched to the seats
+    (a name may itself hold ", " or " (...)")."""
+    names = r.sink.names
+    ends = list(_WINNER.finditer(text))
+
+    def split(start: int, k: int) -> list[tuple[str, int]] | None:
+        if start == len(text):
+            return []
+        for j in range(k, len(ends)):
+            e = ends[j]
+            if text[start : e.start()] in names:
+                rest = split(e.end(), j + 1)
+                if rest is not None:
+                    return [(text[start : e.start()], r.money(e.group(1), line)), *rest]
+        return None
+
+    got = split(0, 0)
+    if not got:
+        raise HandError(f"pot winners not seated at this table: {text!r}", line)
+    return got
+
+
+def _pots(r: LineReader, rake: int) -> None:
+    """The pot lines are read once the rake is known: collects, the total, any bet returned."""
+    b, sink = _book(r), r.sink
+    if b.won is not None:
+        return
+    b.won = {}
+    sides = any(m["which"] != "Main pot" for m, _ in b.pots)
+    gross = sum(r.money(m["amount"], line) for m, line in b.pots)
+    first = b.pots[0][1]
+    gap = sum(b.in_hand.values()) - gross
+    if gap and (b.unmatched is None or b.unmatched[1] != gap):
+        raise HandError(
+            f"the pots hold {gross} but the players put in {gross + gap} (in {r.unit.value}s)",
+            first,
+        )
+    if gap and b.unmatched is not None:
+        p, chips, street, at = b.unmatched
+        sink.events.insert(at, UncalledBet(p, chips, street, first))
+        b.in_hand[p] -= chips
+        b.left[p] += chips
+    nets: list[int] = []
+    n_side = 0
+    for m, line in b.pots:
+        if m["which"] == "Main pot":
+            kind, index = (PotKind.MAIN if sides else PotKind.POT), 0
+        else:
+            n_side += 1
+            kind, index = PotKind.SIDE, int(m["index"]) if m["index"] else n_side
+        net = 0
+        for p, amount in _winners(r, m["winners"], line):
+            sink.collect(p, amount, kind, index, line)
+            b.won[p] = b.won.get(p, 0) + amount
+            net += amount
+        nets.append(net)
+    main = nets[0] if sides else None
+    sink.pot_total(gross, rake, main, tuple(nets[1:]) if sides else (), first)
+
+
+def on_rake(r: LineReader, m: re.Match[str], line: int) -> None:
+    _pots(r, r.money(m["amount"], line))
+
+
+def on_result(r: LineReader, m: re.Match[str], line: int) -> None:
+    _pots(r, 0)
+    b, sink = _book(r), r.sink
+    p = sink.player(m["player"], line)
+    net_text = m["net"]
+    net = r.money(net_text.lstrip("+-"), line) * (-1 if net_text.startswith("-") else 1)
+    won = (b.won or {}).get(p, 0)
+    put = b.in_hand.get(p, 0)
+    start = sink.players[p].stack
+    if r.money(m["final"], line) != start + net or net != won - put:
+        raise HandError(
+            f"the summary says {p} ends with {m['final']} (net {net_text}), but {p} started "
+            f"with {start} and the hand's lines put in {put} and pay {won} (in "
+            f"{r.unit.value}s)",
+            line,
+        )
+    cards: tuple[Card, ...] = ()
+    if m["cards"]:
+        cards = r.known_cards(m["cards"].replace(",", " "), line)
+    live = [q for q in b.dealt if q not in b.folded]
+    description = m["description"]
+    if p in b.folded:
+        outcome, street = SeatOutcome.FOLDED, b.folded[p]
+    elif p not in b.dealt:
+        outcome, street = SeatOutcome.OTHER, None
+    elif cards:
+        outcome, street = SeatOutcome.SHOWED, None
+        sink.show(p, cards, None, line)  # the words stay on the seat line (checked once)
+    elif won and len(live) == 1:
+        outcome, street = SeatOutcome.COLLECTED, None
+    elif len(live) > 1 and not won:
+        outcome, street = SeatOutcome.MUCKED, None
+        sink.muck(p, False, line)
+    else:
+        outcome, street = SeatOutcome.COLLECTED, None
+    sink.result(int(m["seat"]), p, outcome, won, cards, description, street, False, line)
+
+
+def on_end(r: LineReader, m: re.Match[str], line: int) -> None:
+    _pots(r, 0)
+    head: re.Match[str] = r.scratch["head"]
+    if m["id"] != head["id"]:
+        raise HandError(f"hand {head['id']} ends as hand {m['id']!r}", line)
+
+
+class OnGame(Dialect):
+    name = "ongame"
+    site = "ongame"
+    title = "OnGame Network"
+    grammar_file = "ongame.lark"
+    hand_start: ClassVar[tuple[str, ...]] = ("***** History for hand ",)
+    profile: ClassVar[RuleProfile] = ONGAME
+    writer = "histkit.dialects.ongame_writer"
+    prints_uncalled = False  # no such line is known: the summary's pots say it
+    games: ClassVar[Mapping[str, Game]] = {
+        "LIMIT SEVEN_CARD_STUD": Game.STUD,  # R
+        "LIMIT SEVEN_CARD_STUD_HI_LO": Game.STUD_HILO,  # R
+        "LIMIT RAZZ": Game.RAZZ,  # K
+    }
+    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
+    hidden_cards: ClassVar[frozenset[str]] = frozenset({"-"})
+    handlers: ClassVar[Mapping[str, Handler]] = {
+        **BASE_HANDLERS,
+        "HEADER": on_header,
+        "START": on_start,
+        "TABLE": on_table,
+        "USER": on_user,
+        "BUTTON": ignore,
+        "PLAYERS": ignore,
+        "SEAT": on_seat,
+        "SEP": ignore,
+        "STREET_3": street_handler(Street.THIRD),
+        "STREET_4": street_handler(Street.FOURTH),
+        "STREET_5": street_handler(Street.FIFTH),
+        "STREET_6": street_handler(Street.SIXTH),
+        "STREET_7": street_handler(Street.SEVENTH),
+        "DEALT": on_deal,
+        "ANTE": _adds(_A.ANTE),
+        "BRING_IN": _adds(_A.BRING_IN),
+        "BIG_BRING_IN": on_big_bring_in,
+        "BET": _adds(_A.BET),
+        "CALL": _adds(_A.CALL),
+        "RAISE": on_raise,
+        "FOLD": on_fold,
+        "SUMMARY": on_summary,
+        "POT": on_pot,
+        "RAKE": on_rake,
+        "RESULT": on_result,
+        "END": on_end,
+    }
+    terminal_labels: ClassVar[Mapping[str, str]] = {
+        **Dialect.terminal_labels,
+        "HEADER": "a hand header ('***** History for hand ... *****')",
+        "START": "the start ('Start hand: ...')",
+        "TABLE": "the table line ('Table: NAME [ID] (LIMIT SEVEN_CARD_STUD ...)')",
+        "USER": "'User: P'",
+        "BUTTON": "'Button: seat N'",
+        "PLAYERS": "'Players in round: N'",
+        "SEAT": "a seat line ('Seat N: P (X)')",
+        "SEP": "'---'",
+        "ANTE": "an ante ('P posts ante X')",
+        "STREET_3": "'Dealing pocket cards'",
+        "STREET_4": "'Dealing 4th street'",
+        "STREET_5": "'Dealing 5th street'",
+        "STREET_6": "'Dealing 6th street'",
+        "STREET_7": "'Dealing river'",
+        "DEALT": "a deal ('Dealing to P: [..]')",
+        "BRING_IN": "a bring-in ('P small bring in X')",
+        "BIG_BRING_IN": "a full bring-in ('P big bring in X')",
+        "BET": "a bet ('P bets X')",
+        "CALL": "a call ('P calls X')",
+        "RAISE": "a raise ('P raises X to Y')",
+        "CHECK": "a check ('P checks')",
+        "FOLD": "a fold ('P folds')",
+        "SUMMARY": "'Summary:'",
+        "POT": "a pot ('Main pot: X won by P (Y)')",
+        "RAKE": "the rake ('Rake taken: X')",
+        "RESULT": "a summary seat line ('Seat N: P (X), net: Y')",
+        "END": "the end ('***** End of hand ... *****')",
+    }
+
+    def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
+        """From the table line (the third); None when there is none (the grammar says why)."""
+        for text in block.lines[1:4]:
+            if text.startswith("Table: "):
+                got = self.compiled.line_regex["TABLE"].match(text + "\n")
+                return got["game"] if got else None
+        return None
+
+    @staticmethod
+    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
+        """OnGame's words where real hands show them (two pair, three of a kind, full house,
+        in stud and in a hi/lo hand without a low); None otherwise (not checked)."""
+        if game is Game.RAZZ or (game is Game.STUD_HILO and low8_name(cards) is not None):
+            return None
+        cat, words = high_words(cards)
+        return words if cat in _SEEN_WORDS else None

@@ -1,0 +1,469 @@
+"""PartyPoker (2008-2012 client): 7 Card Stud and Stud Hi-Lo, over `grammars/partypoker.lark`.
+
+Forms marked R are in the real files (/work/shared/hands/partypoker: hi-lo cash 9581478205,
+stud cash 10399817763, stud MTT 11792805420); K forms come from what is known of the format
+(FPDB's PartyPokerToFpdb, the client's hold'em histories) and no real stud file shows them.
+The grammar marks each line kind R or K. In short:
+- R: "#Game No : N", "***** Hand History for Game N *****", the cash game line "$0.50/$1
+  USD 7 Card Stud[ Hi-Lo] - Monday, April 25, 14:20:12 EDT 2011", the MTT's "FL 7 Card Stud
+  $6 USD Buy-in Trny:69784932 Level:2  Stakes-Antes(60/120-10) - <date>" with its "Trny:..
+  Level:.." and "Stakes-Antes(..)" lines after the seats, "Table <name> (Real Money)", "Seat
+  0 is the button", "Total number of players : 7/8", "Seat N: P ( $X USD )", "posts ante
+  [X]", "** Dealing **" .. "** Dealing River **", "Dealt to Hero [  3h 8c 7c ]", "opens",
+  "bring-ins", "completes", "bets", "double bets", "calls", "raises" (each "[X]"),
+  "checks", "folds", "shows [ c, .. ]<words>.", "doesn't show [ c, .. ]<words>.", "does not
+  show cards.", "wins $X USD", "wins X chips from the main pot with <words>.", "There was
+  no qualifying low hand". Before a hand, "Game #N starts." and a blank line (R) are the
+  reading layer's business (`lead_in`): the hand starts at "#Game No".
+- K: "Cash Game/Tournament History" titles, euros, "(Play Money)", "is all-In [X]", "from
+  the side pot #N", joins, leaves, "finished in N place", sitting out, disconnects, time
+  bank, no response; other games (hold'em, omaha) are skipped from their game line. No
+  Party razz is known: "Razz" is histkit's own word, for simulated hands.
+
+What the text leaves out, and how it is derived (never a card nor an action invented):
+- Cards: "** Dealing .. **" deals everyone in the hand (who posted the ante, and has not
+  folded) a card, but only the hero's are written. Another player's card is the one their
+  show ("shows"/"doesn't show", seven cards) lists in that place: Party lists a shown hand
+  in the order dealt (R 11792805420: the 2h that brings in, the open 2h 2d that "double
+  bets" on 4th and who opens each street all agree with that order). Otherwise it is
+  unknown (None), 3rd to 6th street; the engine adds unknown 7th cards itself. Who brings
+  in, who acts first and an open pair on a board nobody shows cannot be checked.
+- Amounts: an action's bracket is what it adds; the street total of a raise or completion
+  (and the PokerStars increment) comes from the street's earlier lines. "is all-In [X]" is
+  a bring-in, completion, bet, call or raise by what X does to the current bet, and all-in;
+  any other line is all-in when it puts in the player's last chip (Party marks no other).
+- Uncalled bets: no line returns one (R 10399817763: Player8's unmatched $1 on the river is
+  in the $13.20 he wins): `prints_uncalled` is False, the bet stays in a pot only its bettor
+  can win.
+- No summary: one is derived at each "wins" line (the last stands). The total pot is what
+  the players put in (unmatched bets too), the rake that less what is won (R: $13.80 put in,
+  $13.20 won, $0.60 rake; $8.85, $8.45, $0.40; the MTT's 2,560 and 2,560), the main and
+  side pots what is won from each (when a side pot is named), and each winner a COLLECTED
+  seat line. So the audit checks the rake against the house's ceiling and that it is
+  never negative, but the total is the players' own sum, not a figure the site wrote.
+- "doesn't show [..]<words>." is a show (the words checked) and a muck; "does not show
+  cards." is the uncontested winner's declined show, else (K) a loser's muck unseen.
+- "opens" is a note (the engine finds the first actor itself); "wins X" without a pot is
+  the only pot, "from the main pot" the main pot (R: even when it is the only one).
+- The time is the player's local time with its zone's abbreviation (EDT, EEST: R), each
+  read at its fixed offset.
+
+The profile: see `PARTYPOKER`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from typing import ClassVar
+
+from histkit.cards import Card, parse_card
+from histkit.dialects.base import Dialect, HandBlock
+from histkit.dialects.builder import (
+    BASE_HANDLERS,
+    HandError,
+    Handler,
+    LineReader,
+    ignore,
+    note_handler,
+    utc_start,
+)
+from histkit.dialects.sink import UP3
+from histkit.evaluate._tables import CAT_SHIFT, HandCategory
+from histkit.evaluate.names import high_name
+from histkit.evaluate.scalar import high_value, low8_value
+from histkit.model import ActionKind, Game, NoteKind, PotKind, SeatOutcome, Street, Unit
+from histkit.rules.profile import POKERSTARS, RakeSplit, RuleProfile
+
+__all__ = ["PARTYPOKER", "PartyPoker"]
+
+# Party's house rules. Settled by real hands: the open pair on 4th allows the big bet (R
+# 11792805420, "double bets [120]" at 60/120 over 2h 2d); rake at most 5% of the pot (R:
+# $0.60 of $13.80, $0.40 of $8.85); at least bet and 3 raises heads-up (R 11792805420, 6th
+# street: bet, raise, raise, raise, call). No real hand settles the rest: the cap itself
+# (bet + 3 raises, heads-up too), bring-in ties by suit (clubs lowest), half-bet all-ins,
+# odd chips, ties for first action: PokerStars' rules, the usual online ones; and the rake
+# comes from the main pot first (an uncalled bet, left in a pot of its own by a site that
+# writes no return line, is not raked).
+PARTYPOKER = dataclasses.replace(
+    POKERSTARS, name="partypoker", rake_max_percent=5, rake_split=RakeSplit.MAIN_FIRST
+)
+
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_DATE = re.compile(r"[A-Za-z]+, ([A-Za-z]+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2}) ([A-Z]+) (\d{4})")
+_ADDS = (ActionKind.ANTE, ActionKind.BRING_IN, ActionKind.BET, ActionKind.CALL)
+_SETTLED = (HandCategory.PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.STRAIGHT)
+_SHOWN: dict[str, tuple[Card, ...] | None] = {}  # a show's text -> its seven cards
+
+
+def _seven(text: str) -> tuple[Card, ...] | None:
+    """A show's seven cards, when every token is a card (else none is placed from it)."""
+    got = _SHOWN.get(text, ())
+    if got == ():
+        try:
+            got = tuple(parse_card(t) for t in text.replace(",", " ").split())
+        except ValueError:
+            got = None
+        got = _SHOWN[text] = got if got and len(got) == 7 else None
+        if len(_SHOWN) > 10_000:
+            _SHOWN.clear()
+    return got
+
+
+class _Book:
+    """What the text leaves to be worked out: the hero (whose cards are dealt), the other
+    players' shown cards, who is in the hand, what each has put in (this street and in the
+    hand) and has left, and what is won, by player and by pot."""
+
+    __slots__ = (
+        "hero",
+        "shown",
+        "dealt_in",
+        "folded",
+        "street_in",
+        "in_hand",
+        "left",
+        "won",
+        "pots",
+    )
+
+    def __init__(self, r: LineReader) -> None:
+        regex = r.d.compiled.line_regex
+        self.hero: str | None = None
+        self.shown: dict[str, tuple[Card, ...]] = {}
+        for text in r.block.lines:
+            if self.hero is None and (m := regex["DEALT"].match(text + "\n")):
+                self.hero = m["player"]
+            m = regex["SHOW"].match(text + "\n") or regex["MUCK"].match(text + "\n")
+            if m and (cards := _seven(m["cards"])) is not None:
+                self.shown[m["player"]] = cards
+        self.shown.pop(self.hero or "", None)
+        self.dealt_in: list[str] = []
+        self.folded: set[str] = set()
+        self.street_in: dict[str, int] = {}
+        self.in_hand: dict[str, int] = {}
+        self.left = {s.player: s.stack for s in r.sink.seats}
+        self.won: dict[str, int] = {}
+        self.pots: dict[int, int] = {}
+
+    def live(self) -> list[str]:
+        return [p for p in self.dealt_in if p not in self.folded]
+
+
+def _book(r: LineReader) -> _Book:
+    b: _Book | None = r.scratch.get("book")
+    if b is None:
+        b = r.scratch["book"] = _Book(r)
+    return b
+
+
+def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.scratch["id"] = m["id"]
+
+
+def on_history(r: LineReader, m: re.Match[str], line: int) -> None:
+    if m["id"] != r.scratch["id"]:
+        raise HandError(f"the history is of game {m['id']}, the header's {r.scratch['id']}", line)
+
+
+def _head(r: LineReader, m: re.Match[str], line: int, **more: object) -> None:
+    date = _DATE.fullmatch(m["date"])
+    month = _MONTHS.get(date[1][:3].lower()) if date else None
+    if date is None or month is None:
+        raise HandError(f"date {m['date']!r} not understood", line)
+    when = [(f"{date[5]}/{month}/{date[2]}", date[3], date[4])]
+    r.sink.header(
+        hand_id=r.scratch["id"],
+        game=r.d.games[m["game"].strip().upper()],
+        small_bet=r.money(m["sb"], line),
+        big_bet=r.money(m["bb"], line),
+        unit=r.unit,
+        started_at=utc_start(r.d, when),
+        local_time=m["date"],
+        **more,  # type: ignore[arg-type]
+    )
+
+
+def on_game(r: LineReader, m: re.Match[str], line: int) -> None:
+    """A cash game line: stakes (small/big bet), currency, game, date."""
+    sb = m["sb"]
+    if m["bb"] is None:
+        raise HandError("the game line states no stakes (small bet/big bet)", line)
+    r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
+    cur = m["cur"] or r.d.currency_symbols.get(sb[0])
+    _head(r, m, line, currency=cur if r.unit is Unit.CENT else None)
+
+
+def on_tournament(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.set_unit(Unit.CHIP)
+    ante = r.money(m["ante"], line) if m["ante"] else None
+    _head(
+        r,
+        m,
+        line,
+        currency=None,
+        tournament_id=m["tid"],
+        level=m["level"],
+        buy_in=m["buyin"],
+        ante=ante,
+    )
+
+
+def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.sink.table(m["name"], None)
+
+
+def on_players(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.sink.table(r.sink.table_name, int(m["max"]) if m["max"] else None)
+
+
+def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
+    r.sink.seat(int(m["seat"]), m["player"], r.money(m["amount"], line), False, line)
+
+
+def street(n: Street) -> Handler:
+    """A street's line: a card to everyone in the hand; the hero's has a line of its own,
+    the others' are what their shows list in that place, else unknown (module doc)."""
+    slot = 0 if n is Street.THIRD else int(n) - 1
+    up = UP3 if n is Street.THIRD else ((n is not Street.SEVENTH),)
+
+    def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
+        b = _book(r)
+        card = m["card"] if "card" in m.re.groupindex else None
+        community = r.cards(card, line)[0] if card else None
+        r.sink.street_start(n, line, community)
+        b.street_in = {}
+        if n is Street.THIRD:
+            seated = [s.player for s in sorted(r.sink.seats, key=lambda s: s.seat)]
+            b.dealt_in = [p for p in seated if p in b.in_hand] or seated
+        for p in b.live():
+            shown = b.shown.get(p)
+            if p == b.hero or community is not None or (shown is None and n is Street.SEVENTH):
+                continue
+            cards = shown[slot : slot + len(up)] if shown else (None,) * len(up)
+            r.sink.deal(p, cards, up, (), line)
+
+    return on_street
+
+
+def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
+    """The hero's cards: all three on 3rd street, then each street's new card."""
+    sink = r.sink
+    sink.set_hero(sink.player(m["player"], line))
+    up = UP3 if sink.street is Street.THIRD else ((sink.street is not Street.SEVENTH),)
+    sink.deal(m["player"], r.cards(m["cards"], line), up, (), line)
+
+
+def _put(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int) -> None:
+    """An ante, bring-in, completion, bet, call, raise or all-in (kind None) adding X."""
+    b, sink = _book(r), r.sink
+    player = sink.player(m["player"], line)
+    added = r.money(m["amount"], line)
+    b.in_hand[player] = b.in_hand.get(player, 0) + added
+    b.left[player] -= added
+    all_in = kind is None or b.left[player] <= 0  # "is all-In", or all they had
+    to = b.street_in.get(player, 0) + added
+    top = sink.current_bet()
+    if kind is not ActionKind.ANTE:
+        b.street_in[player] = to
+    if kind is None:  # "is all-In": what it does to the current bet says what it is
+        small: int = sink.head["small_bet"]  # type: ignore[assignment]
+        if to <= top:
+            kind = ActionKind.CALL
+        elif sink.street is Street.THIRD and top < small:
+            kind = ActionKind.COMPLETE if top or to >= small else ActionKind.BRING_IN
+        else:
+            kind = ActionKind.RAISE if top else ActionKind.BET
+    if kind in _ADDS:
+        sink.action(kind, player, added, None, all_in, line)
+    elif kind is ActionKind.RAISE and not top:
+        sink.action(ActionKind.BET, player, added, None, all_in, line)
+    else:  # a raise or completion: the increment over the bet, and the street total
+        sink.action(kind, player, to - top, to, all_in, line)
+
+
+def action(kind: ActionKind | None) -> Handler:
+    return lambda r, m, line: _put(r, kind, m, line)
+
+
+def on_fold(r: LineReader, m: re.Match[str], line: int) -> None:
+    player = r.sink.player(m["player"], line)
+    _book(r).folded.add(player)
+    r.sink.action(ActionKind.FOLD, player, 0, None, False, line)
+
+
+def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
+    cards = r.known_cards(m["cards"].replace(",", " "), line)
+    r.sink.show(m["player"], cards, m["description"].strip() or None, line)
+
+
+def on_muck(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "doesn't show [..]<words>.": the site shows a loser's cards, who mucks."""
+    on_show(r, m, line)
+    r.sink.muck(m["player"], False, line)
+
+
+def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "does not show cards.": the uncontested winner's declined show, else a muck."""
+    player = r.sink.player(m["player"], line)
+    r.sink.muck(player, _book(r).live() == [player], line)
+
+
+def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "wins X[ from the main pot|side pot #N][ with <words>]", then the summary Party
+    does not write, derived from what is won so far (module doc)."""
+    b, sink = _book(r), r.sink
+    player = sink.player(m["player"], line)
+    amount = r.money(m["amount"], line)
+    pot = r.d.pot_words[m["pot"]] if m["pot"] else PotKind.POT
+    index = (int(m["index"]) if m["index"] else 1) if pot is PotKind.SIDE else 0
+    sink.collect(player, amount, pot, index, line)
+    b.won[player] = b.won.get(player, 0) + amount
+    b.pots[index] = b.pots.get(index, 0) + amount
+    total = sum(b.in_hand.values())
+    sides = tuple(b.pots.get(i, 0) for i in range(1, max(b.pots) + 1))
+    sink.pot_total(
+        total, total - sum(b.won.values()), b.pots.get(0, 0) if sides else None, sides, line
+    )
+    seat = sink.players[player].seat
+    sink.results = [x for x in sink.results if x.player != player]
+    sink.result(seat, player, SeatOutcome.COLLECTED, b.won[player], (), None, None, False, line)
+
+
+class PartyPoker(Dialect):
+    name = "partypoker"
+    site = "partypoker"
+    title = "PartyPoker"
+    grammar_file = "partypoker.lark"
+    hand_start: ClassVar[tuple[str, ...]] = ("#Game No",)
+    # The line before each hand, then a blank line (R); not part of the hand. For the
+    # reading layer, which today leaves it as a block of its own (text between hands).
+    lead_in: ClassVar[re.Pattern[str]] = re.compile(r"Game #\d+ starts\.")
+    profile: ClassVar[RuleProfile] = PARTYPOKER
+    writer = "histkit.dialects.partypoker_writer"
+    prints_no_low = True  # R 9581478205: "There was no qualifying low hand"
+    prints_uncalled = False  # R 10399817763: the unmatched river bet is in what is won
+    handlers: ClassVar[Mapping[str, Handler]] = {
+        **BASE_HANDLERS,
+        "HEADER": on_header,
+        "HISTORY": on_history,
+        "GAME": on_game,
+        "TOURNAMENT": on_tournament,
+        "TABLE": on_table,
+        "PLAYERS": on_players,
+        "SEAT": on_seat,
+        **dict.fromkeys(("BUTTON", "TRNY_LEVEL", "TRNY_STAKES"), ignore),  # repeats
+        **{f"STREET_{int(s)}": street(s) for s in Street},
+        "DEALT": on_deal,
+        **{t: action(k) for t, k in (("ANTE", ActionKind.ANTE), ("BRING_IN", ActionKind.BRING_IN))},
+        **{t: action(k) for t, k in (("BET", ActionKind.BET), ("DOUBLE_BETS", ActionKind.BET))},
+        **{t: action(k) for t, k in (("CALL", ActionKind.CALL), ("RAISE", ActionKind.RAISE))},
+        "COMPLETE": action(ActionKind.COMPLETE),
+        "ALL_IN": action(None),
+        "FOLD": on_fold,
+        "SHOW": on_show,
+        "MUCK": on_muck,
+        "NO_SHOW": on_no_show,
+        "COLLECT": on_collect,
+        **{t: note_handler(NoteKind.OTHER) for t in ("OPENS", "TIME_BANK")},
+        "DISCONNECTED": note_handler(NoteKind.DISCONNECT),
+        "CONNECTED": note_handler(NoteKind.CONNECT),
+        "NO_RESPONSE": note_handler(NoteKind.TIMED_OUT),
+    }
+    games: ClassVar[Mapping[str, Game]] = {
+        limit + game: kind
+        for limit in ("", "FL ")
+        for game, kind in (
+            ("7 CARD STUD", Game.STUD),
+            ("7 CARD STUD HI-LO", Game.STUD_HILO),
+            ("RAZZ", Game.RAZZ),
+        )
+    }
+    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
+    # zone abbreviations as the client writes them (R: EDT, EEST), each at its offset
+    time_zones: ClassVar[Mapping[str, str]] = {
+        abbr: f"Etc/GMT{-hours:+d}" if hours else "Etc/GMT"
+        for abbr, hours in (
+            *(("EDT", -4), ("EST", -5), ("CDT", -5), ("CST", -6), ("MDT", -6), ("MST", -7)),
+            *(("PDT", -7), ("PST", -8), ("GMT", 0), ("UTC", 0), ("WET", 0), ("BST", 1)),
+            *(("WEST", 1), ("CET", 1), ("CEST", 2), ("EET", 2), ("EEST", 3)),
+        )
+    }
+    pot_words: ClassVar[Mapping[str, PotKind]] = {
+        "main pot": PotKind.MAIN,
+        "side pot": PotKind.SIDE,
+    }
+    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {
+        "OPENS",
+        "TIME_BANK",
+        "NO_RESPONSE",
+    }
+    terminal_labels: ClassVar[Mapping[str, str]] = {
+        **Dialect.terminal_labels,
+        "HEADER": "a hand header ('#Game No : N')",
+        "HISTORY": "'***** Hand History for Game N *****'",
+        "GAME": "the game line ('$0.50/$1 USD 7 Card Stud - <date>')",
+        "TOURNAMENT": "the game line ('FL 7 Card Stud $6 USD Buy-in Trny:N Level:L ...')",
+        "TABLE": "the table line ('Table NAME (Real Money)')",
+        "BUTTON": "'Seat 0 is the button'",
+        "PLAYERS": "'Total number of players : N/M'",
+        "SEAT": "a seat line ('Seat N: P ( $X USD )')",
+        "TRNY_LEVEL": "'Trny:N Level:L'",
+        "TRNY_STAKES": "'Stakes-Antes(SB/BB-ANTE)'",
+        "ANTE": "an ante ('P posts ante [X]')",
+        "STREET_3": "'** Dealing **'",
+        **{
+            f"STREET_{n}": f"'** Dealing {w} street **'"
+            for n, w in ((4, "Fourth"), (5, "Fifth"), (6, "Sixth"))
+        },
+        "STREET_7": "'** Dealing River **'",
+        "DEALT": "a deal ('Dealt to P [  ..  ]')",
+        "BRING_IN": "a bring-in ('P bring-ins [X]')",
+        "COMPLETE": "a completion ('P completes [X]')",
+        "BET": "a bet ('P bets [X]')",
+        "DOUBLE_BETS": "a double bet ('P double bets [X]')",
+        "CALL": "a call ('P calls [X]')",
+        "RAISE": "a raise ('P raises [X]')",
+        "ALL_IN": "an all-in ('P is all-In [X]')",
+        "SHOW": "a show ('P shows [ .. ]<words>.')",
+        "MUCK": "a hand not shown ('P doesn't show [ .. ]<words>.')",
+        "NO_SHOW": "'P does not show cards.'",
+        "COLLECT": "a pot won ('P wins X')",
+        "NO_LOW": "'There was no qualifying low hand'",
+        "_NOTE": "a table note ('P opens', 'P has joined the table.', ...)",
+        "OPENS": "'P opens'",
+    }
+
+    def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
+        """From the game line (the third, or after notes there); None without one."""
+        regex = self.compiled.line_regex
+        for text in block.lines[2:8]:
+            got = regex["GAME"].match(text + "\n") or regex["TOURNAMENT"].match(text + "\n")
+            if got is not None:
+                return got["game"].strip()
+        return None
+
+    @staticmethod
+    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
+        """Party's words for a shown hand where real hands settle them: "a pair of Nines",
+        "three of a kind, Twos", "a straight, Four to Eight", "a flush, Ace high" (R:
+        PokerStars' words, "Twos" for deuces), in stud and in a hi-lo hand without a low.
+        None for the rest: no real hand shows Party's high card, two pair, full house,
+        quads, straight flush, a straight with a deuce, razz or a hi-lo low."""
+        if len(cards) < 5 or game is Game.RAZZ:
+            return None
+        if game is Game.STUD_HILO and low8_value(cards) is not None:
+            return None
+        category = HandCategory(high_value(cards) >> CAT_SHIFT)
+        if category is HandCategory.FLUSH:
+            return high_name(cards)
+        words = high_name(cards)
+        if category not in _SETTLED or (category is HandCategory.STRAIGHT and "Deuce" in words):
+            return None
+        return words.replace("Deuces", "Twos")

@@ -1,0 +1,739 @@
+"""The OnGame dialect: every real hand parses and replays clean, the writer gives the real
+files back byte for byte, each line form maps to the right event, what the text leaves out
+is derived as the dialect says (returned bets, mucks, all-ins, raise totals), simulated
+hands survive a round trip, bad input is rejected with its file, line and hand id."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from histkit.accounting import collections, contributions
+from histkit.cards import parse_card, parse_cards
+from histkit.cli import main
+from histkit.dialects import get_dialect
+from histkit.dialects.ongame import ONGAME, OnGame
+from histkit.dialects.ongame_writer import hand_words, write_hand, write_hands
+from histkit.model import (
+    ActionKind,
+    Collect,
+    Deal,
+    Game,
+    Hand,
+    Muck,
+    NoteKind,
+    PotKind,
+    SeatOutcome,
+    Show,
+    Street,
+    StreetStart,
+    TableNote,
+    UncalledBet,
+    Unit,
+)
+from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.rules import replay
+from histkit.rules.violations import Code
+from histkit.simulate import simulate
+from tests.conftest import CORPUS
+
+A = ActionKind
+S = Street
+ONGAME_DIR = CORPUS / "ongame"
+STUD_FILE = ONGAME_DIR / "7-Stud-USD-0.10-0.20-201009.Sample.txt"
+HILO_FILE = ONGAME_DIR / "7-StudHL-USD-0.25-0.50-201008.All.streets.txt"
+needs_ongame = pytest.mark.skipif(
+    not ONGAME_DIR.is_dir(), reason="../shared/hands/ongame is absent (fresh clone)"
+)
+
+
+def acts(h: Hand) -> list[tuple[object, ...]]:
+    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
+
+
+def items(text: str) -> list[Hand | ParseIssue]:
+    return parse_text(text, source="t.txt", site="ongame")
+
+
+def one(text: str) -> Hand:
+    got = items(text)
+    assert len(got) == 1 and isinstance(got[0], Hand), got
+    return got[0]
+
+
+def issue(text: str) -> ParseIssue:
+    got = items(text)
+    assert len(got) == 1 and isinstance(got[0], ParseIssue), got
+    return got[0]
+
+
+def errors(h: Hand) -> set[Code]:
+    return {v.code for v in replay(h).errors}
+
+
+# ----------------------------------------------------------------------- real files
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[Hand | ParseIssue]:
+    if not ONGAME_DIR.is_dir():
+        pytest.skip("../shared/hands/ongame is absent (fresh clone without the corpus)")
+    return list(iter_hands([ONGAME_DIR]))
+
+
+def by_id(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
+    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
+
+
+@needs_ongame
+def test_corpus_counts_as_the_readme_lists(corpus: list[Hand | ParseIssue]) -> None:
+    """README: stud 4 in the 2010-09 file, stud_hilo 1 in the 2010-08 file; nothing else."""
+    assert [i for i in corpus if isinstance(i, ParseIssue)] == []
+    per_file = Counter((Path(h.source.file).name, h.game) for h in corpus if isinstance(h, Hand))
+    assert per_file == {(STUD_FILE.name, Game.STUD): 4, (HILO_FILE.name, Game.STUD_HILO): 1}
+    assert {h.site for h in corpus if isinstance(h, Hand)} == {"ongame"}
+
+
+@needs_ongame
+def test_corpus_replays_clean_and_adds_up(corpus: list[Hand | ParseIssue]) -> None:
+    """No error- or warning-level violation under the site's own profile (the default);
+    collected + rake + fee == total pot == what was put in; each seat's figure is what it
+    collected; the shown hands' words are checked ("TWO_PAIR JACK, NINE")."""
+    for h in (h for h in corpus if isinstance(h, Hand)):
+        rp = replay(h)
+        assert rp.profile == "ongame"
+        assert rp.errors == (), (h.hand_id, rp.errors)
+        assert h.summary is not None
+        paid, got = contributions(h), collections(h)
+        assert sum(paid.values()) == h.summary.total_pot
+        assert sum(got.values()) + h.summary.rake + h.summary.fee == h.summary.total_pot
+        for r in h.summary.seats:
+            assert r.won == got.get(r.player, 0)
+            if r.outcome is SeatOutcome.SHOWED:
+                assert OnGame.describe(h.game, r.cards) == r.description
+
+
+@needs_ongame
+def test_corpus_facts(corpus: list[Hand | ParseIssue]) -> None:
+    hands = by_id(corpus)
+    h = hands["R5-82086688-607"]
+    assert (h.game, h.small_bet, h.big_bet, h.ante, h.bring_in, h.unit, h.currency) == (
+        Game.STUD, 10, 20, 2, None, Unit.CENT, "USD",
+    )  # fmt: skip
+    assert (h.table, h.table_hand, h.max_seats, h.hero, h.tournament_id) == (
+        "Milwaukee", 607, None, "Hero", None,
+    )  # fmt: skip
+    # "Mon Sep 13 22:31:30 GMT+0100 2010"
+    assert h.started_at == datetime(2010, 9, 13, 21, 31, 30, tzinfo=UTC)
+    assert h.local_time == "Mon Sep 13 22:31:30 GMT+0100 2010"
+    assert [(s.seat, s.player, s.stack) for s in h.seats] == [
+        (1, "the bAAr", 653), (2, "Hero", 200), (6, "kueto", 630), (8, "E6y Ko3y", 270),
+        (10, "telozver123", 649),
+    ]  # fmt: skip
+    deals = [e for e in h.events if isinstance(e, Deal)]
+    kh = (None, None, parse_card("Kh"))
+    assert deals[0] == Deal(S.THIRD, "the bAAr", kh, (False, False, True), (), deals[0].line)
+    assert deals[1].cards == parse_cards("Jh 9d Ac")
+    river = [(d.player, d.cards, d.up) for d in deals if d.street is S.SEVENTH]
+    assert river == [("Hero", (parse_card("9h"),), (False,))]
+    assert acts(h)[5:7] == [
+        (S.THIRD, "kueto", A.BRING_IN, 5, None, False),
+        (S.THIRD, "E6y Ko3y", A.CALL, 5, None, False),
+    ]
+    assert h.summary is not None
+    # "Main pot: $2.35 won by Hero ($2.24)" and "Rake taken: $0.11"
+    assert (h.summary.total_pot, h.summary.rake, h.summary.main_pot) == (235, 11, None)
+    assert [e for e in h.events if isinstance(e, Collect)] == [
+        Collect("Hero", 224, PotKind.POT, 0, h.summary.line + 1)
+    ]
+    # the river caller shows nothing: a muck; the winner's seat line is the show
+    assert [(m.player, m.declined) for m in h.events if isinstance(m, Muck)] == [
+        ("the bAAr", False)
+    ]
+    (show,) = [e for e in h.events if isinstance(e, Show)]
+    assert (show.player, show.cards) == ("Hero", parse_cards("Jh 9d Ac 7h Js 5c 9h"))
+    assert [(r.player, r.outcome, r.won, r.folded_street) for r in h.summary.seats] == [
+        ("the bAAr", SeatOutcome.MUCKED, 0, None),
+        ("Hero", SeatOutcome.SHOWED, 224, None),
+        ("kueto", SeatOutcome.FOLDED, 0, S.FOURTH),
+        ("E6y Ko3y", SeatOutcome.FOLDED, 0, S.SEVENTH),
+        ("telozver123", SeatOutcome.FOLDED, 0, S.FIFTH),
+    ]
+    # the completion over the bring-in is written "bets $0.10"
+    assert (S.THIRD, "Hero", A.BET, 10, None, False) in acts(hands["R5-82086688-609"])
+    # "Hero raises $1 to $1.37": $1.37 is the $0.12 bring-in + $0.25 + this street's $1
+    hilo = hands["R5-78227816-62"]
+    assert (hilo.game, hilo.ante, hilo.table, hilo.table_hand) == (Game.STUD_HILO, 5, "Taegu", 62)
+    assert (S.FIFTH, "Hero", A.RAISE, 50, 100, False) in acts(hilo)
+    assert hilo.started_at == datetime(2010, 8, 28, 17, 33, 38, tzinfo=UTC)  # GMT+0300
+
+
+@needs_ongame
+def test_writer_gives_the_real_files_back(corpus: list[Hand | ParseIssue]) -> None:
+    """Byte for byte: no blank line between hands, every line in the client's form."""
+    hands = [h for h in corpus if isinstance(h, Hand)]
+    for path in (STUD_FILE, HILO_FILE):
+        mine = [h for h in hands if Path(h.source.file) == path]
+        assert write_hands(mine) == path.read_text(encoding="utf-8")
+
+
+@needs_ongame
+def test_lark_and_fast_path_agree_on_the_real_files() -> None:
+    fast, slow = OnGame(fast=True), OnGame(fast=False, cython=False)
+    assert fast.uses_fast_path
+    for path in (STUD_FILE, HILO_FILE):
+        assert list(iter_hands([path], site=fast)) == list(iter_hands([path], site=slow))
+
+
+@needs_ongame
+def test_audit_command_is_clean_on_the_real_files(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", str(ONGAME_DIR)]) == 0
+    assert "OK: 5 hands audited under 'ongame', no violation." in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------- line by line
+
+HEAD = "***** History for hand R5-1000-7 *****"
+TABLE = "Table: Synth [1000] (LIMIT SEVEN_CARD_STUD $0.10/$0.20, ante: $0.02, Real money)"
+BRING = "Bob B. small bring in $0.05"
+
+
+def hand(
+    body: list[str],
+    pots: list[str],
+    *,
+    results: list[str] | None = None,
+    head: str = HEAD,
+    table: str = TABLE,
+    bob: str = "$3",
+    rake: str | None = "Rake taken: $0",
+) -> str:
+    """A 3-player hand: 3rd street dealt (Bob's 2h brings in), then `body` and the summary."""
+    lines = [
+        head,
+        "Start hand: Fri Mar 01 17:00:00 GMT+0100 2024",
+        table,
+        "User: Hero Two",
+        "Players in round: 3",
+        "Seat 1: Alice ($5)",
+        "Seat 3: Hero Two ($4)",
+        f"Seat 5: Bob B. ({bob})",
+        "Alice posts ante $0.02",
+        "Hero Two posts ante $0.02",
+        "Bob B. posts ante $0.02",
+        "---",
+        "Dealing pocket cards",
+        "Dealing to Alice: [-, -, Kd]",
+        "Dealing to Hero Two: [As, 2s, 3c]",
+        "Dealing to Bob B.: [-, -, 2h]",
+        *body,
+        "---",
+        "Summary:",
+        *pots,
+        *([rake] if rake else []),
+        *(results or []),
+        f"***** End of hand {head.split()[4]} *****",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def pot(cents: int, who: str = "Alice") -> list[str]:
+    m = f"${cents // 100}.{cents % 100:02d}"
+    return [f"Main pot: {m} won by {who} ({m})"]
+
+
+FOURTH = ["---", "Dealing 4th street", "Dealing to Alice: [Ks]", "Dealing to Hero Two: [4d]",
+          "Dealing to Bob B.: [7c]"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "put", "want"),
+    [
+        ([BRING], 11, (S.THIRD, "Bob B.", A.BRING_IN, 5, None, False)),
+        ([BRING + " and is all-in"], 11, (S.THIRD, "Bob B.", A.BRING_IN, 5, None, True)),
+        ([BRING, "Alice calls $0.05"], 16, (S.THIRD, "Alice", A.CALL, 5, None, False)),
+        ([BRING, "Alice checks"], 11, (S.THIRD, "Alice", A.CHECK, 0, None, False)),
+        ([BRING, "Alice folds"], 11, (S.THIRD, "Alice", A.FOLD, 0, None, False)),
+        # the completion over the bring-in (R): what it adds, which is the street total
+        ([BRING, "Alice bets $0.10"], 21, (S.THIRD, "Alice", A.BET, 10, None, False)),
+        ([BRING, "Alice bets $0.10", "Hero Two raises $0.20 to $0.20"], 41,
+         (S.THIRD, "Hero Two", A.RAISE, 10, 20, False)),
+        # a re-raise by the bring-in player: adds $0.25 to its $0.05, to $0.30 in the hand
+        ([BRING, "Alice bets $0.10", "Hero Two raises $0.20 to $0.20",
+          "Bob B. raises $0.25 to $0.30"], 66, (S.THIRD, "Bob B.", A.RAISE, 10, 30, False)),
+        # ... or X read as the street total: both readings give the same raise
+        ([BRING, "Alice bets $0.10", "Hero Two raises $0.20 to $0.20",
+          "Bob B. raises $0.30 to $0.30"], 66, (S.THIRD, "Bob B.", A.RAISE, 10, 30, False)),
+        # K: the bring-in player opens for the full small bet
+        (["Bob B. big bring in $0.10"], 16, (S.THIRD, "Bob B.", A.COMPLETE, 10, 10, False)),
+        # 4th street: "to Y" counts the earlier streets (R: "raises $1 to $1.37")
+        ([BRING, "Alice calls $0.05", "Hero Two calls $0.05", *FOURTH, "Alice bets $0.10",
+          "Hero Two raises $0.20 to $0.25"], 51, (S.FOURTH, "Hero Two", A.RAISE, 10, 20, False)),
+        ([BRING, "Alice calls $0.05", "Hero Two calls $0.05", *FOURTH, "Alice bets $0.10",
+          "Hero Two calls $0.10 and is all-in"], 41,
+         (S.FOURTH, "Hero Two", A.CALL, 10, None, True)),
+    ],
+)  # fmt: skip
+def test_actions(body: list[str], put: int, want: tuple[object, ...]) -> None:
+    assert acts(one(hand(body, pot(put))))[-1] == want
+
+
+def test_antes_and_all_in_read_from_the_stacks() -> None:
+    """All-in without the words: the bring-in that takes Bob's last chips; an ante that
+    does; the ante from the table line."""
+    h = one(hand([BRING, "Alice calls $0.05", "Hero Two calls $0.05"], pot(21), bob="$0.07"))
+    assert acts(h)[:3] == [
+        (S.THIRD, "Alice", A.ANTE, 2, None, False),
+        (S.THIRD, "Hero Two", A.ANTE, 2, None, False),
+        (S.THIRD, "Bob B.", A.ANTE, 2, None, False),
+    ]
+    assert acts(h)[3] == (S.THIRD, "Bob B.", A.BRING_IN, 5, None, True)
+    assert h.ante == 2 and h.bring_in is None
+    h = one(hand(["Alice small bring in $0.05"], pot(11), bob="$0.02"))
+    assert acts(h)[2] == (S.THIRD, "Bob B.", A.ANTE, 2, None, True)
+
+
+def test_deal_forms() -> None:
+    body = [BRING, "Alice calls $0.05", "Hero Two calls $0.05", *FOURTH,
+            "---", "Dealing 5th street", "Dealing to Alice: [2c]", "Dealing to Hero Two: [5d]",
+            "Dealing to Bob B.: [8c]", "---", "Dealing 6th street", "Dealing to Alice: [3d]",
+            "Dealing to Hero Two: [6d]", "Dealing to Bob B.: [9c]", "---", "Dealing river",
+            "Dealing to Hero Two: [9h]"]  # fmt: skip
+    h = one(hand(body, pot(21, "Hero Two")))
+    deals = [(d.street, d.player, d.cards, d.up) for d in h.events if isinstance(d, Deal)]
+    assert deals[:3] == [
+        (S.THIRD, "Alice", (None, None, parse_card("Kd")), (False, False, True)),
+        (S.THIRD, "Hero Two", parse_cards("As 2s 3c"), (False, False, True)),
+        (S.THIRD, "Bob B.", (None, None, parse_card("2h")), (False, False, True)),
+    ]
+    assert deals[3] == (S.FOURTH, "Alice", (parse_card("Ks"),), (True,))
+    assert deals[-1] == (S.SEVENTH, "Hero Two", (parse_card("9h"),), (False,))
+    starts = [e.street for e in h.events if isinstance(e, StreetStart)]
+    assert starts == [S.THIRD, S.FOURTH, S.FIFTH, S.SIXTH, S.SEVENTH]
+    assert h.hero == "Hero Two"
+    # an up card alone on 3rd street; H: a community card on the river line
+    text = hand([BRING], pot(11)).replace("[-, -, Kd]", "[Kd]")
+    assert [d.cards for d in one(text).events if isinstance(d, Deal)][0] == (
+        None, None, parse_card("Kd"),
+    )  # fmt: skip
+    h = one(hand(body, pot(21, "Hero Two")).replace("Dealing river\nDealing to Hero Two: [9h]",
+                                                    "Dealing river [6h]"))  # fmt: skip
+    assert StreetStart(S.SEVENTH, parse_card("6h"), 36) in h.events
+    assert h.summary is not None and h.summary.board == (parse_card("6h"),)
+
+
+@pytest.mark.parametrize(
+    ("pots", "rake", "want_collects", "want_pot"),
+    [
+        (["Main pot: $0.21 won by Alice ($0.20)"], "Rake taken: $0.01",
+         [("Alice", 20, PotKind.POT, 0)], (21, 1, None, ())),
+        # K: a split pot lists its winners; a name may hold ", " and "(..)"
+        (["Main pot: $0.21 won by Alice ($0.10), Hero Two ($0.11)"], None,
+         [("Alice", 10, PotKind.POT, 0), ("Hero Two", 11, PotKind.POT, 0)], (21, 0, None, ())),
+        # K: side pots (the pot before rake, each winner's chips after it)
+        (["Main pot: $0.15 won by Alice ($0.14)", "Side pot 1: $0.06 won by Hero Two ($0.06)"],
+         "Rake taken: $0.01",
+         [("Alice", 14, PotKind.MAIN, 0), ("Hero Two", 6, PotKind.SIDE, 1)], (21, 1, 14, (6,))),
+    ],
+)  # fmt: skip
+def test_pot_and_rake_lines(
+    pots: list[str],
+    rake: str | None,
+    want_collects: list[tuple[object, ...]],
+    want_pot: tuple[object, ...],
+) -> None:
+    body = [BRING, "Alice calls $0.05", "Hero Two calls $0.05"]
+    h = one(hand(body, pots, rake=rake))
+    got = [(c.player, c.amount, c.pot, c.pot_index) for c in h.events if isinstance(c, Collect)]
+    assert got == want_collects
+    s = h.summary
+    assert s is not None and (s.total_pot, s.rake, s.main_pot, s.side_pots) == want_pot
+
+
+def test_pot_winner_names_are_matched_to_the_seats() -> None:
+    text = hand([BRING, "Alice calls $0.05", "Hero Two calls $0.05"],
+                ["Main pot: $0.21 won by Smith, J (x) ($0.10), Hero Two ($0.11)"])  # fmt: skip
+    text = text.replace("Alice", "Smith, J (x)")
+    got = [(c.player, c.amount) for c in one(text).events if isinstance(c, Collect)]
+    assert got == [("Smith, J (x)", 10), ("Hero Two", 11)]
+
+
+SHOWDOWN = [BRING, "Alice bets $0.10", "Hero Two calls $0.10", "Bob B. folds"]
+RESULTS = [
+    "Seat 1: Alice ($5.19), net: +$0.19, [7c, 7d, Kd] (PAIR SEVEN)",
+    "Seat 3: Hero Two ($3.88), net: -$0.12",
+    "Seat 5: Bob B. ($2.93), net: -$0.07",
+]
+
+
+def test_seat_lines_are_the_shows_mucks_and_results() -> None:
+    """A hand written as over after 3rd street (the lines are read, not played): Alice's
+    line with cards is her show; Hero Two, still in and showing nothing, mucked; Bob
+    folded. The engine's own verdict is not the point here."""
+    h = one(hand(SHOWDOWN, pot(31), results=RESULTS))
+    s = h.summary
+    assert s is not None
+    assert [(r.player, r.outcome, r.won, r.cards, r.description, r.folded_street)
+            for r in s.seats] == [
+        ("Alice", SeatOutcome.SHOWED, 31, parse_cards("7c 7d Kd"), "PAIR SEVEN", None),
+        ("Hero Two", SeatOutcome.MUCKED, 0, (), None, None),
+        ("Bob B.", SeatOutcome.FOLDED, 0, (), None, S.THIRD),
+    ]  # fmt: skip
+    assert [(e.player, e.cards) for e in h.events if isinstance(e, Show)] == [
+        ("Alice", parse_cards("7c 7d Kd"))
+    ]
+    assert [(m.player, m.declined) for m in h.events if isinstance(m, Muck)] == [
+        ("Hero Two", False)
+    ]
+
+
+def test_a_bet_nobody_calls_is_returned_where_the_pots_say_so() -> None:
+    """No uncalled-bet line: the pot written is what was put in less Alice's unmatched $0.10
+    (an UncalledBet on 4th street); a pot that holds it pays it with the pot. Either way
+    the seat lines agree (Alice nets $0.14)."""
+    body = [BRING, "Alice calls $0.05", "Hero Two calls $0.05", *FOURTH, "Alice bets $0.10",
+            "Hero Two folds", "Bob B. folds"]  # fmt: skip
+    results = ["Seat 1: Alice ($5.14), net: +$0.14", "Seat 3: Hero Two ($3.93), net: -$0.07",
+               "Seat 5: Bob B. ($2.93), net: -$0.07"]  # fmt: skip
+    h = one(hand(body, pot(21), results=results))
+    (u,) = [e for e in h.events if isinstance(e, UncalledBet)]
+    assert (u.player, u.amount, u.street) == ("Alice", 10, S.FOURTH)
+    assert isinstance(h.events[h.events.index(u) + 1], Collect)
+    assert errors(h) == set()
+    assert h.summary is not None and h.summary.seats[0].outcome is SeatOutcome.COLLECTED
+    kept = one(hand(body, pot(31), results=results))
+    assert not [e for e in kept.events if isinstance(e, UncalledBet)]
+    assert errors(kept) == set()
+
+
+def test_an_all_in_call_short_returns_the_excess_on_its_own_street() -> None:
+    """Bob calls all-in short on 4th; the later streets are dealt; Alice's excess is
+    returned on 4th street (placed there, before 5th street starts)."""
+    body = [BRING, "Alice calls $0.05", "Hero Two folds", "---", "Dealing 4th street",
+            "Dealing to Alice: [Ks]", "Dealing to Bob B.: [7c]", "Alice bets $0.10",
+            "Bob B. calls $0.03", "---", "Dealing 5th street", "Dealing to Alice: [2c]",
+            "Dealing to Bob B.: [8c]", "---", "Dealing 6th street", "Dealing to Alice: [3d]",
+            "Dealing to Bob B.: [9c]", "---", "Dealing river"]  # fmt: skip
+    results = ["Seat 1: Alice ($4.90), net: -$0.10", "Seat 3: Hero Two ($3.98), net: -$0.02",
+               "Seat 5: Bob B. ($0.22), net: +$0.12, [5d, 6d, 2h, 7c, 8c, 9c, Ts] "
+               "(STRAIGHT NINE)"]  # fmt: skip
+    h = one(hand(body, pot(22, "Bob B."), bob="$0.10", results=results))
+    (u,) = [e for e in h.events if isinstance(e, UncalledBet)]
+    assert (u.player, u.amount, u.street) == ("Alice", 7, S.FOURTH)
+    after = h.events[h.events.index(u) + 1]
+    assert isinstance(after, StreetStart) and after.street is S.FIFTH
+    assert (S.FOURTH, "Bob B.", A.CALL, 3, None, True) in acts(h)
+    assert [(m.player, m.declined) for m in h.events if isinstance(m, Muck)] == [("Alice", False)]
+    assert errors(h) == set()
+
+
+@pytest.mark.parametrize(
+    ("head", "table", "want"),
+    [
+        (HEAD, TABLE, (Game.STUD, Unit.CENT, "USD", 10, 20, None, None, 7)),
+        (HEAD, TABLE.replace("LIMIT SEVEN_CARD_STUD", "LIMIT SEVEN_CARD_STUD_HI_LO"),
+         (Game.STUD_HILO, Unit.CENT, "USD", 10, 20, None, None, 7)),
+        (HEAD, TABLE.replace("LIMIT SEVEN_CARD_STUD", "LIMIT RAZZ"),
+         (Game.RAZZ, Unit.CENT, "USD", 10, 20, None, None, 7)),
+        ("***** History for hand 123456 *****", TABLE.replace("$", "€"),
+         (Game.STUD, Unit.CENT, "EUR", 10, 20, None, None, None)),
+        (HEAD, TABLE.replace("Table: Synth", "Table: [SPEED] Synth"),
+         (Game.STUD, Unit.CENT, "USD", 10, 20, None, None, 7)),
+        # K: FPDB's tournament header; chips carry no sign
+        ('***** History for hand R5-1000-7 (TOURNAMENT: "Stud Daily", R5-99-1, buy-in: $5) *****',
+         "Table: Synth [1000] (LIMIT SEVEN_CARD_STUD 10/20, ante: 2)",
+         (Game.STUD, Unit.CHIP, None, 10, 20, "R5-99-1", "$5", 7)),
+    ],
+)  # fmt: skip
+def test_headers(head: str, table: str, want: tuple[object, ...]) -> None:
+    text = hand([BRING], pot(11), table=table)
+    if want[1] is Unit.CHIP:
+        text = text.replace("$0.02", "2").replace("$0.05", "5").replace("$0.11", "11")
+        text = text.replace("$5", "500").replace("$4", "400").replace("$3", "300")
+        text = text.replace("$0", "0")
+    elif want[2] == "EUR":
+        text = text.replace("$", "€")
+    text = text.replace(HEAD, head).replace("hand R5-1000-7 *", f"hand {head.split()[4]} *")
+    h = one(text)
+    assert (h.game, h.unit, h.currency, h.small_bet, h.big_bet, h.tournament_id, h.buy_in,
+            h.table_hand) == want  # fmt: skip
+    assert h.table == "Synth" and h.started_at == datetime(2024, 3, 1, 16, 0, tzinfo=UTC)
+
+
+def test_start_offsets_and_optional_lines() -> None:
+    text = hand([BRING], pot(11)).replace("GMT+0100", "GMT-0500").replace("User: Hero Two\n", "")
+    text = text.replace("Players in round: 3\n", "Button: seat 3\nPlayers in round: 3\n")
+    h = one(text)
+    assert h.started_at == datetime(2024, 3, 1, 22, 0, tzinfo=UTC)
+    assert h.hero == "Hero Two"  # the one player whose down cards show
+
+
+@pytest.mark.parametrize(
+    "game", ["NO_LIMIT TEXAS_HOLDEM", "POT_LIMIT OMAHA_HI", "LIMIT FIVE_CARD_DRAW",
+             "POT_LIMIT SEVEN_CARD_STUD"],
+)  # fmt: skip
+def test_other_games_are_skipped_by_name(game: str) -> None:
+    text = (f"{HEAD}\nStart hand: Fri Mar 01 17:00:00 GMT+0100 2024\n"
+            f"Table: Synth [1000] ({game} $0.01/$0.02, Real money)\nanything\n")  # fmt: skip
+    got = issue(text)
+    assert (got.kind, got.hand_id, got.game, got.line) == ("skipped", "R5-1000-7", game, 1)
+
+
+# ------------------------------------------------------------------------ bad input
+
+
+def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
+    lines = hand([BRING, "Alice calls $0.05"], pot(16)).splitlines()
+    cut = "\n".join(lines[:18]) + "\n"
+    got = issue(cut)
+    assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "R5-1000-7")
+    assert got.line == 18
+    assert "truncated" in got.reason
+    # a hand cut before its end line, with the next hand right after it
+    text = "\n".join(lines[:-1]) + "\n" + hand([BRING], pot(11), head=HEAD.replace("-7", "-8"))
+    bad, good = items(text)
+    assert isinstance(bad, ParseIssue) and isinstance(good, Hand)
+    assert (bad.hand_id, bad.line) == ("R5-1000-7", len(lines) - 1)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("Alice calls $0.05", "Alice calIs $0.05", "line not understood: 'Alice calIs $0.05'"),
+        ("Alice calls $0.05", "Nobody calls $0.05", "'Nobody' is not seated"),
+        ("Alice calls $0.05", "Alice raises $0.03 to $0.05", "does not fit"),
+        ("Main pot: $0.16 won by Alice ($0.16)", "Main pot: $0.15 won by Alice ($0.15)",
+         "the pots hold 15 but the players put in 16"),
+        ("Main pot: $0.16 won by Alice ($0.16)", "Main pot: $0.16 won by Carol ($0.16)",
+         "pot winners not seated"),
+        ("***** End of hand R5-1000-7 *****", "***** End of hand R5-1000-9 *****",
+         "ends as hand 'R5-1000-9'"),
+    ],
+)  # fmt: skip
+def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, words: str) -> None:
+    bad = hand([BRING, "Alice calls $0.05"], pot(16)).replace(old, new)
+    got = issue(bad)
+    assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "R5-1000-7")
+    assert got.line == bad.splitlines().index(new) + 1
+    assert words in got.reason, got.reason
+
+
+def test_a_seat_line_that_disagrees_with_the_actions_is_rejected() -> None:
+    wrong = [RESULTS[0], "Seat 3: Hero Two ($3.94), net: -$0.06", RESULTS[2]]
+    text = hand(SHOWDOWN, pot(31), results=wrong)
+    got = issue(text)
+    assert got.line == text.splitlines().index(wrong[1]) + 1
+    assert "Hero Two ends with $3.94 (net -$0.06)" in got.reason and "put in 12" in got.reason
+
+
+def test_garbled_card_tokens_are_unknown_cards() -> None:
+    text = hand([BRING], pot(11)).replace("[-, -, Kd]", "[-, -, Xq]")
+    h = one(text)
+    assert [d.cards for d in h.events if isinstance(d, Deal)][0] == (None, None, None)
+    line = text.splitlines().index("Dealing to Alice: [-, -, Xq]") + 1
+    assert TableNote(NoteKind.GARBLED, None, "'Xq' where a card should be", line) in h.events
+    garbled = [v for v in replay(h).errors if v.code is Code.GARBLED_CARD]
+    assert len(garbled) == 1 and "'Xq'" in garbled[0].message and garbled[0].line == line
+
+
+def test_wrong_hand_words_are_reported() -> None:
+    """The seat line's words are checked in OnGame's (Alice holds kings full of sevens)."""
+    body = [*SHOWDOWN,
+            "---", "Dealing 4th street", "Dealing to Alice: [Ks]", "Dealing to Hero Two: [4d]",
+            "Alice checks", "Hero Two checks",
+            "---", "Dealing 5th street", "Dealing to Alice: [7h]", "Dealing to Hero Two: [5d]",
+            "Alice checks", "Hero Two checks",
+            "---", "Dealing 6th street", "Dealing to Alice: [2c]", "Dealing to Hero Two: [6d]",
+            "Alice checks", "Hero Two checks",
+            "---", "Dealing river", "Dealing to Hero Two: [9h]", "Alice checks",
+            "Hero Two checks"]  # fmt: skip
+    alice = "Seat 1: Alice ($5.19), net: +$0.19, [7c, 7d, Kd, Ks, 7h, 2c, Kh] ({})"
+    others = RESULTS[1:]
+    right = one(hand(body, pot(31), results=[alice.format("FULL_HOUSE KING, SEVEN"), *others]))
+    assert errors(right) == set()
+    wrong = one(hand(body, pot(31), results=[alice.format("TWO_PAIR KING, SEVEN"), *others]))
+    (v,) = [v for v in replay(wrong).errors if v.code is Code.SUMMARY_MISMATCH]
+    assert (v.expected, v.reported) == ("FULL_HOUSE KING, SEVEN", "TWO_PAIR KING, SEVEN")
+
+
+# --------------------------------------------------------------------- round trips
+
+WAGERS = (A.BET, A.RAISE, A.COMPLETE)
+
+
+def flow(h: Hand) -> list[tuple[object, ...]]:
+    """Each action as the chips it moves: (street, player, kind, added, all-in); bets,
+    completions and raises are one kind (the site words them by what came before)."""
+    out: list[tuple[object, ...]] = []
+    street: dict[str, int] = {}
+    current = None
+    for a in h.actions():
+        if a.street != current:
+            current, street = a.street, {}
+        before = street.get(a.player, 0)
+        if a.kind is A.ANTE:
+            out.append((a.street, a.player, "ante", a.amount, a.all_in))
+            continue
+        if a.kind in (A.RAISE, A.COMPLETE):
+            top = max(street.values(), default=0)
+            to = a.to_amount if a.to_amount is not None else top + a.amount
+        elif a.kind in (A.BET, A.CALL, A.BRING_IN):
+            to = before + a.amount
+        else:
+            to = before
+        street[a.player] = to
+        kind = "wager" if a.kind in WAGERS else a.kind.value
+        out.append((a.street, a.player, kind, to - before, a.all_in))
+    return out
+
+
+def carried(h: Hand) -> dict[str, object]:
+    """What OnGame's text carries of a hand, in one comparable shape. Not carried (the
+    writer's stated choices): the hand's own date text and level, table notes, "doesn't
+    show", a mucked hand's cards, the words for a hand, the half a collect pays."""
+    ev, s = h.events, h.summary
+    assert s is not None
+    paid: Counter[tuple[str, int]] = Counter()
+    for c in ev:
+        if isinstance(c, Collect):
+            paid[c.player, c.pot_index if c.pot is PotKind.SIDE else 0] += c.amount
+    return {
+        "head": (h.hand_id, h.game, h.small_bet, h.big_bet, h.unit, h.currency, h.started_at,
+                 h.table, h.tournament_id, h.buy_in, h.hero),
+        "seats": [(x.seat, x.player, x.stack) for x in h.seats],
+        "actions": flow(h),
+        "streets": [(e.street, e.community) for e in ev if isinstance(e, StreetStart)],
+        "deals": [(d.street, d.player, d.cards, d.up) for d in ev if isinstance(d, Deal)],
+        "uncalled": [(u.player, u.amount, u.street) for u in ev if isinstance(u, UncalledBet)],
+        "shows": sorted((x.player, x.cards) for x in ev if isinstance(x, Show)),
+        "mucks": sorted(m.player for m in ev if isinstance(m, Muck) and not m.declined),
+        "collects": dict(paid),
+        "pot": (s.total_pot, s.rake, s.main_pot, s.side_pots, s.board),
+        "results": [(r.seat, r.player, r.outcome, r.won,
+                     r.cards if r.outcome is SeatOutcome.SHOWED else (), r.folded_street)
+                    for r in s.seats],
+    }  # fmt: skip
+
+
+def round_trip(hands: list[Hand]) -> None:
+    got = items_of(write_hands(hands))
+    assert len(got) == len(hands)
+    for orig, back in zip(hands, got, strict=True):
+        assert isinstance(back, Hand), back
+        assert replay(back).errors == (), (orig.hand_id, replay(back).errors)
+        assert carried(back) == carried(orig), orig.hand_id
+
+
+def items_of(text: str) -> list[Hand | ParseIssue]:
+    return parse_text(text, source="sim.txt", site="ongame")
+
+
+ROUND_TRIPS = [
+    (game, players, seed, tournament)
+    for game in ("stud", "stud_hilo", "razz")
+    for players, seed in ((2, 1), (4, 2), (6, 3), (8, 4))
+    for tournament in (False, True)
+]
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "tournament"), ROUND_TRIPS)
+def test_round_trip(game: str, players: int, seed: int, tournament: bool) -> None:
+    round_trip(
+        list(simulate(game, 30, players=players, seed=seed, tournament=tournament, profile=ONGAME))
+    )
+
+
+def test_round_trips_cover_what_the_text_leaves_out() -> None:
+    """The seeds above hold bets returned on an earlier street than the last (an all-in
+    call short), side pots, split pots, a completion by the bring-in player ("big bring
+    in") and a community card: the derivations are exercised, not only the plain hands."""
+    seen: Counter[str] = Counter()
+    for game, players, seed, tournament in ROUND_TRIPS:
+        for h in simulate(game, 30, players=players, seed=seed, tournament=tournament,
+                          profile=ONGAME):  # fmt: skip
+            text = write_hand(h)
+            last = max(e.street for e in h.events if isinstance(e, StreetStart))
+            seen["early return"] += any(
+                isinstance(u, UncalledBet) and u.street < last for u in h.events
+            )
+            seen["side pot"] += "Side pot 1:" in text
+            seen["split"] += any(
+                ln.startswith("Main pot:") and "), " in ln for ln in text.split("\n")
+            )
+            seen["big bring in"] += " big bring in " in text
+            seen["community"] += "Dealing river [" in text
+    assert all(seen[k] for k in ("early return", "side pot", "split", "big bring in",
+                                 "community")), seen  # fmt: skip
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(["stud", "stud_hilo", "razz"]),
+    players=st.integers(2, 8),
+    seed=st.integers(0, 2**31),
+    tournament=st.booleans(),
+    currency=st.sampled_from(["USD", "EUR", "GBP"]),
+)
+def test_round_trips_at_any_seed(
+    game: str, players: int, seed: int, tournament: bool, currency: str
+) -> None:
+    round_trip(
+        list(simulate(game, 4, players=players, seed=seed, tournament=tournament,
+                      currency=currency, profile=ONGAME))
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["stud", "stud_hilo", "razz"])
+def test_simulate_and_audit_commands(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / f"{game}.txt"
+    assert main(["simulate", "--site", "ongame", "--game", game, "--hands", "200",
+                 "-o", str(out), "-q"]) == 0  # fmt: skip
+    assert out.read_text(encoding="utf-8").startswith("***** History for hand ")
+    capsys.readouterr()
+    assert main(["audit", str(out)]) == 0
+    assert "OK: 200 hands audited under 'ongame', no violation." in capsys.readouterr().out
+
+
+def test_writer_choices() -> None:
+    h = next(simulate("stud_hilo", 1, players=3, seed=5, profile=ONGAME))
+    lines = write_hand(h).splitlines()
+    assert lines[0] == f"***** History for hand {h.hand_id} *****"
+    assert lines[1].startswith("Start hand: ") and lines[1].endswith(" GMT+0000 2024")
+    assert lines[2].endswith("(LIMIT SEVEN_CARD_STUD_HI_LO $0.04/$0.08, ante: $0.01, Real money)")
+    assert lines[-1] == f"***** End of hand {h.hand_id} *****"
+    assert hand_words(Game.STUD, parse_cards("Ks Kd 7h 7s 7c 2d 3h")) == "FULL_HOUSE SEVEN, KING"
+    assert hand_words(Game.STUD, parse_cards("Ks Kd 7h 8s 2c 4d 3h")) == "PAIR KING"
+    assert hand_words(Game.STUD_HILO, parse_cards("As 2d 3h 4s 5c Kd Kh")) == (
+        "STRAIGHT FIVE; LOW 5,4,3,2,A"
+    )
+    assert hand_words(Game.RAZZ, parse_cards("As 2d 3h 4s 6c Kd Kh")) == "LOW 6,4,3,2,A"
+    # a hand with no summary cannot be written: the client always writes one
+    with pytest.raises(ValueError, match="summary"):
+        write_hand(dataclasses.replace(h, summary=None))
+
+
+def test_lark_and_fast_path_agree_on_simulated_and_synthetic_hands() -> None:
+    sims = write_hands(simulate("stud_hilo", 30, players=6, seed=11, profile=ONGAME))
+    bad = hand([BRING, "Alice calls $0.05"], pot(16)).replace("Alice calls", "Alice calIs")
+    text = sims + hand([BRING], pot(11)) + bad
+    fast, slow = OnGame(fast=True), OnGame(fast=False, cython=False)
+    want = list(slow.parse(text, "t.txt"))
+    assert sum(isinstance(h, Hand) for h in want) == 31
+    assert list(fast.parse(text, "t.txt")) == want
+    assert list(OnGame(fast=False, cython=True).parse(text, "t.txt")) == want
+
+
+def test_dialect_is_registered() -> None:
+    d = get_dialect("ongame")
+    assert type(d) is OnGame and d.site == "ongame" and d.profile is ONGAME
+    assert d.profile.rake_max_percent == 5 and not d.prints_uncalled
+    assert d.uses_fast_path and d.detect(HEAD) and not d.detect("***** End of hand R5-1-2 *****")
+    assert not get_dialect("pokerstars").detect(HEAD)
