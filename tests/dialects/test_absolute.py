@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -44,40 +45,21 @@ from histkit.rules import replay
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import acts, corpus_fixture, needs_folder, one_hand, one_issue
 
 A = ActionKind
 S = Street
 ABS_DIR = CORPUS / "absolute"
 REAL = ABS_DIR / "7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
-needs_absolute = pytest.mark.skipif(
-    not ABS_DIR.is_dir(), reason="../shared/hands/absolute is absent (fresh clone)"
-)
+needs_absolute = needs_folder(ABS_DIR)
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
-
-
-def one(text: str) -> Hand:
-    items = parse_text(text, source="t.txt", site="absolute")
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
-
-
-def issue(text: str) -> ParseIssue:
-    items = parse_text(text, source="t.txt", site="absolute")
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+one = partial(one_hand, site="absolute")
+issue = partial(one_issue, site="absolute")
+corpus = corpus_fixture(ABS_DIR)
 
 
 # ----------------------------------------------------------------------- the real file
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not ABS_DIR.is_dir():
-        pytest.skip("../shared/hands/absolute is absent (fresh clone without the corpus)")
-    return list(iter_hands([ABS_DIR]))
 
 
 @needs_absolute

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -41,31 +42,27 @@ from histkit.reader import ParseIssue, iter_hands, parse_text
 from histkit.rules import Code, replay
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    hands_by_id,
+    needs_folder,
+    one_hand,
+    one_issue,
+)
 
 A, S = ActionKind, Street
 BOVADA_DIR = CORPUS / "bovada"
 CASH_2012 = BOVADA_DIR / "7-Stud-USD-2.00-4.00-201205.txt"
 MTT_2012 = BOVADA_DIR / "7-Stud-USD-MTT - $10-$1 - 201206.txt"
 HILO_2014 = BOVADA_DIR / "7-StudHL-USD - RING - $5-$10, $1.25 Ante - 201404.txt"
-needs_bovada = pytest.mark.skipif(
-    not BOVADA_DIR.is_dir(), reason="../shared/hands/bovada is absent (fresh clone)"
-)
+needs_bovada = needs_folder(BOVADA_DIR)
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
-
-
-def one(text: str) -> Hand:
-    items = parse_text(text, source="t.txt", site="bovada")
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
-
-
-def issue(text: str) -> ParseIssue:
-    items = parse_text(text, source="t.txt", site="bovada")
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+one = partial(one_hand, site="bovada")
+issue = partial(one_issue, site="bovada")
+corpus = corpus_fixture(BOVADA_DIR)
+by_id = hands_by_id
 
 
 def notes(h: Hand, kind: NoteKind) -> list[TableNote]:
@@ -73,17 +70,6 @@ def notes(h: Hand, kind: NoteKind) -> list[TableNote]:
 
 
 # ----------------------------------------------------------------------- real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not BOVADA_DIR.is_dir():
-        pytest.skip("../shared/hands/bovada is absent (fresh clone)")
-    return list(iter_hands([BOVADA_DIR]))
-
-
-def by_id(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
 
 
 @needs_bovada

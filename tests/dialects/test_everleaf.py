@@ -18,6 +18,7 @@ import dataclasses
 import json
 import re
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -56,46 +57,31 @@ from histkit.rules.continuity import check_continuity
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    hands_by_id,
+    needs_folder,
+    one_hand,
+    one_issue,
+)
 
 A = ActionKind
 S = Street
 EV_DIR = CORPUS / "everleaf"
 FILE = EV_DIR / "7-Stud-USD-0.05-0.10.201107.txt"
-needs_everleaf = pytest.mark.skipif(
-    not EV_DIR.is_dir(), reason="../shared/hands/everleaf is absent (fresh clone without it)"
-)
+needs_everleaf = needs_folder(EV_DIR)
 # the one real hand the engine cannot clear without boards: $0.10 bet on 4th street
 BIG_BET_ON_FOURTH = "285999989"
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
-
-
-def one(text: str, source: str = "t.txt") -> Hand:
-    items = parse_text(text, source=source, site="everleaf")
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
-
-
-def issue(text: str) -> ParseIssue:
-    items = parse_text(text, source="t.txt", site="everleaf")
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+one = partial(one_hand, site="everleaf")
+issue = partial(one_issue, site="everleaf")
+corpus = corpus_fixture(EV_DIR)
+hands_of = hands_by_id
 
 
 # ----------------------------------------------------------------------- real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not EV_DIR.is_dir():
-        pytest.skip("../shared/hands/everleaf is absent (fresh clone without it)")
-    return list(iter_hands([EV_DIR]))
-
-
-def hands_of(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
 
 
 @needs_everleaf
@@ -410,7 +396,7 @@ def money_hand(stakes: str, seat: str, bracket: str, win: str, source: str = "t.
     head = [*HEAD[:2], stakes + " - 2024/03/01 - 17:00:00", *HEAD[3:]]
     text = hand([], end=[f"Alice wins {win} from main pot"], head=head)
     text = re.sub(r"\(  \$ [\d.]+ USD \)", f"(  {seat} )", text)
-    return one(text.replace("[$ 0.01 USD]", f"[{bracket}]"), source)
+    return one(text.replace("[$ 0.01 USD]", f"[{bracket}]"), source=source)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -44,23 +45,15 @@ from histkit.rules import Code, Severity, replay
 from histkit.rules.profile import load_profile
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects import helpers
 
 FULL_TILT = CORPUS / "fulltilt"
-needs_files = pytest.mark.skipif(
-    not FULL_TILT.is_dir(),
-    reason="../shared/hands/fulltilt is absent (fresh clone without the shared corpus)",
-)
+needs_files = helpers.needs_folder(FULL_TILT)
 DIALECT = get_dialect("fulltilt")
 
 
-def parse(text: str, **kw: object) -> list[Hand | ParseIssue]:
-    return parse_text(text, source="t.txt", site="fulltilt", **kw)  # type: ignore[arg-type]
-
-
-def one_hand(text: str) -> Hand:
-    got = parse(text)
-    assert len(got) == 1 and isinstance(got[0], Hand), got
-    return got[0]
+parse = partial(helpers.parse_as, site="fulltilt")
+one_hand = partial(helpers.one_hand, site="fulltilt")
 
 
 def file_lines(path: Path) -> list[str]:
@@ -73,11 +66,7 @@ def file_lines(path: Path) -> list[str]:
 # ----------------------------------------------------------------------------- corpus
 
 
-@pytest.fixture(scope="module")
-def corpus_items() -> list[Hand | ParseIssue]:
-    if not FULL_TILT.is_dir():
-        pytest.skip("../shared/hands/fulltilt is absent (fresh clone without the corpus)")
-    return list(iter_hands([FULL_TILT], site="fulltilt"))
+corpus_items = helpers.corpus_fixture(FULL_TILT, site="fulltilt")
 
 
 def real_hands(items: list[Hand | ParseIssue]) -> list[Hand]:

@@ -46,11 +46,17 @@ from histkit.rules.continuity import check_continuity
 from histkit.rules.violations import Severity
 from histkit.simulate import simulate
 from tests.conftest import CORPUS, ROOT
+from tests.dialects.helpers import (
+    corpus_fixture,
+    error_counts,
+    hands_by_id,
+    needs_folder,
+    only_hand,
+    only_issue,
+)
 
 IPOKER_DIR = CORPUS / "ipoker"
-needs_ipoker = pytest.mark.skipif(
-    not IPOKER_DIR.is_dir(), reason="../shared/hands/ipoker is absent (fresh clone)"
-)
+needs_ipoker = needs_folder(IPOKER_DIR)
 HILO = IPOKER_DIR / "7-StudHL-EUR-0.05-0.10-201405.txt"
 SNG = IPOKER_DIR / "7-StudHi-USD-STT-5-201103.txt"
 
@@ -60,33 +66,19 @@ def read(text: str, source: str = "t.xml") -> list[Hand | ParseIssue]:
 
 
 def one(text: str) -> Hand:
-    items = read(text)
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
+    return only_hand(read(text))
 
 
 def issue(text: str) -> ParseIssue:
-    items = read(text)
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+    return only_issue(read(text))
 
 
-def errors(h: Hand) -> Counter[str]:
-    return Counter(v.code for v in replay(h).errors)
+errors = error_counts
+corpus = corpus_fixture(IPOKER_DIR, site="ipoker")
+by_id = hands_by_id
 
 
 # ------------------------------------------------------------------------ real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not IPOKER_DIR.is_dir():
-        pytest.skip("../shared/hands/ipoker is absent (fresh clone without the corpus)")
-    return list(iter_hands([IPOKER_DIR], site="ipoker"))
-
-
-def by_id(items: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in items if isinstance(h, Hand)}
 
 
 @needs_ipoker

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,14 @@ from histkit.rules.continuity import check_continuity
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    hands_by_id,
+    needs_folder,
+    one_hand,
+    one_issue,
+)
 
 A = ActionKind
 S = Street
@@ -52,40 +61,16 @@ KC_DIR = CORPUS / "kingsclub"
 STUD_FILE = KC_DIR / "7-Stud-USD-44-88-202010.txt"
 HILO_FILE = KC_DIR / "7-StudHL-USD-40-80-202101.txt"
 RAZZ_FILE = KC_DIR / "Razz-USD-40-80-202101.txt"
-needs_kc = pytest.mark.skipif(
-    not KC_DIR.is_dir(),
-    reason="../shared/hands/kingsclub is absent (fresh clone without the corpus)",
-)
+needs_kc = needs_folder(KC_DIR)
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
-
-
-def one(text: str) -> Hand:
-    items = parse_text(text, source="t.txt", site="kingsclub")
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
-
-
-def issue(text: str) -> ParseIssue:
-    items = parse_text(text, source="t.txt", site="kingsclub")
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+one = partial(one_hand, site="kingsclub")
+issue = partial(one_issue, site="kingsclub")
+corpus = corpus_fixture(KC_DIR)
+by_id = hands_by_id
 
 
 # ----------------------------------------------------------------------- real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not KC_DIR.is_dir():
-        pytest.skip("../shared/hands/kingsclub is absent (fresh clone without the corpus)")
-    return list(iter_hands([KC_DIR]))
-
-
-def by_id(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
 
 
 @needs_kc

@@ -44,15 +44,20 @@ from histkit.rules import replay
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    hands_by_id,
+    needs_folder,
+    only_hand,
+    only_issue,
+)
 
 A = ActionKind
 S = Street
 MERGE_DIR = CORPUS / "merge"
 HORSE = "HORSE-Tournament-Freeroll.201107.xml"
-needs_merge = pytest.mark.skipif(
-    not MERGE_DIR.is_dir(),
-    reason="../shared/hands/merge is absent (fresh clone without the corpus)",
-)
+needs_merge = needs_folder(MERGE_DIR)
 
 
 def merge() -> Merge:
@@ -66,33 +71,18 @@ def read(text: str, source: str = "t.xml") -> list[Hand | ParseIssue]:
 
 
 def one(text: str) -> Hand:
-    items = read(text)
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
+    return only_hand(read(text))
 
 
 def issue(text: str) -> ParseIssue:
-    items = read(text)
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+    return only_issue(read(text))
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
+corpus = corpus_fixture(MERGE_DIR)
+by_id = hands_by_id
 
 
 # ----------------------------------------------------------------------- real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not MERGE_DIR.is_dir():
-        pytest.skip("../shared/hands/merge is absent (fresh clone without the corpus)")
-    return list(iter_hands([MERGE_DIR]))
-
-
-def by_id(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
 
 
 @needs_merge

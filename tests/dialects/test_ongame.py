@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -37,40 +38,35 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.reader import ParseIssue, iter_hands
 from histkit.rules import replay
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    hands_by_id,
+    needs_folder,
+    one_hand,
+    one_issue,
+    parse_as,
+)
 
 A = ActionKind
 S = Street
 ONGAME_DIR = CORPUS / "ongame"
 STUD_FILE = ONGAME_DIR / "7-Stud-USD-0.10-0.20-201009.Sample.txt"
 HILO_FILE = ONGAME_DIR / "7-StudHL-USD-0.25-0.50-201008.All.streets.txt"
-needs_ongame = pytest.mark.skipif(
-    not ONGAME_DIR.is_dir(), reason="../shared/hands/ongame is absent (fresh clone)"
-)
+needs_ongame = needs_folder(ONGAME_DIR)
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
-
-
-def items(text: str) -> list[Hand | ParseIssue]:
-    return parse_text(text, source="t.txt", site="ongame")
-
-
-def one(text: str) -> Hand:
-    got = items(text)
-    assert len(got) == 1 and isinstance(got[0], Hand), got
-    return got[0]
-
-
-def issue(text: str) -> ParseIssue:
-    got = items(text)
-    assert len(got) == 1 and isinstance(got[0], ParseIssue), got
-    return got[0]
+items = partial(parse_as, site="ongame")
+items_of = partial(parse_as, site="ongame", source="sim.txt")
+one = partial(one_hand, site="ongame")
+issue = partial(one_issue, site="ongame")
+corpus = corpus_fixture(ONGAME_DIR)
+by_id = hands_by_id
 
 
 def errors(h: Hand) -> set[Code]:
@@ -78,17 +74,6 @@ def errors(h: Hand) -> set[Code]:
 
 
 # ----------------------------------------------------------------------- real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not ONGAME_DIR.is_dir():
-        pytest.skip("../shared/hands/ongame is absent (fresh clone without the corpus)")
-    return list(iter_hands([ONGAME_DIR]))
-
-
-def by_id(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
 
 
 @needs_ongame
@@ -628,10 +613,6 @@ def round_trip(hands: list[Hand]) -> None:
         assert isinstance(back, Hand), back
         assert replay(back).errors == (), (orig.hand_id, replay(back).errors)
         assert carried(back) == carried(orig), orig.hand_id
-
-
-def items_of(text: str) -> list[Hand | ParseIssue]:
-    return parse_text(text, source="sim.txt", site="ongame")
 
 
 ROUND_TRIPS = [

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -49,18 +50,17 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.reader import ParseIssue, iter_hands
 from histkit.reading.split import HandBlock, file_lines
 from histkit.rules import Code, replay
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects import helpers
 
 K = ActionKind
 S = Street
 PARTY_DIR = CORPUS / "partypoker"
-needs_party = pytest.mark.skipif(
-    not PARTY_DIR.is_dir(), reason="../shared/hands/partypoker is absent (fresh clone)"
-)
+needs_party = helpers.needs_folder(PARTY_DIR)
 
 STUD_CASH = "10399817763"  # 7-Stud-USD-1-2-201104.txt (NUL bytes, "Game #N starts.")
 STUD_MTT = "11792805420"  # 7-Stud-USD-MTT-6.00-201205.txt
@@ -68,32 +68,16 @@ HILO_CASH = "9581478205"  # 7-StudHL-USD-0.50-1.00-201008.txt ("Game #N starts."
 
 
 def parse(text: str, source: str = "t.txt") -> list[Hand | ParseIssue]:
-    return parse_text(text, source=source, site="partypoker")
+    return helpers.parse_as(text, "partypoker", source)
 
 
-def one_hand(text: str) -> Hand:
-    items = parse(text)
-    assert len(items) == 1, items
-    assert isinstance(items[0], Hand), items[0]
-    return items[0]
-
-
-def errors(h: Hand) -> Counter[str]:
-    return Counter(v.code for v in replay(h, PARTYPOKER).errors)
+one_hand = partial(helpers.one_hand, site="partypoker")
+errors = partial(helpers.error_counts, profile=PARTYPOKER)
+corpus_items = helpers.corpus_fixture(PARTY_DIR, site="partypoker")
+corpus_hands = helpers.hands_by_id
 
 
 # ------------------------------------------------------------------------ real files
-
-
-@pytest.fixture(scope="module")
-def corpus_items() -> list[Hand | ParseIssue]:
-    if not PARTY_DIR.is_dir():
-        pytest.skip("../shared/hands/partypoker is absent (fresh clone without the corpus)")
-    return list(iter_hands([PARTY_DIR], site="partypoker"))
-
-
-def corpus_hands(items: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in items if isinstance(h, Hand)}
 
 
 def lead_in(issue: ParseIssue) -> bool:

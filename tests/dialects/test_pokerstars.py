@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,10 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.reader import ParseIssue, parse_text
 from histkit.reading.split import file_lines, text_blocks
-from tests.conftest import ROOT, needs_corpus
+from tests.conftest import POKERSTARS, ROOT, needs_corpus
+from tests.dialects import helpers
 from tests.dialects.synthetic import (
     chips,
     dollars,
@@ -52,13 +54,7 @@ from tests.dialects.synthetic import (
 # ----------------------------------------------------------------------------- corpus
 
 
-@pytest.fixture(scope="module")
-def corpus_items() -> list[Hand | ParseIssue]:
-    from tests.conftest import POKERSTARS
-
-    if not POKERSTARS.is_dir():
-        pytest.skip("../shared/hands/pokerstars is absent (fresh clone without the corpus)")
-    return list(iter_hands([POKERSTARS]))
+corpus_items = helpers.corpus_fixture(POKERSTARS)
 
 
 @needs_corpus
@@ -125,12 +121,7 @@ def test_corpus_structure(corpus_items: list[Hand | ParseIssue]) -> None:
 # --------------------------------------------------------------------------- synthetic
 
 
-def one_hand(text: str) -> Hand:
-    items = parse_text(text, source="t.txt")
-    assert len(items) == 1, items
-    (item,) = items
-    assert isinstance(item, Hand), item
-    return item
+one_hand = partial(helpers.one_hand, site=None)
 
 
 def test_stud_cash_hand_events() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -39,16 +40,15 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.reader import ParseIssue, iter_hands
 from histkit.reading.split import HandBlock, file_lines
 from histkit.rules import Code, replay
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects import helpers
 
 WINAMAX_DIR = CORPUS / "winamax"
-needs_winamax = pytest.mark.skipif(
-    not WINAMAX_DIR.is_dir(), reason="../shared/hands/winamax is absent (fresh clone)"
-)
+needs_winamax = helpers.needs_folder(WINAMAX_DIR)
 
 STUD_EUR = "9250793-470-1478990787"
 STUD_PLAY = "8835086-564-1465760198"
@@ -56,32 +56,16 @@ HILO_EUR = "9250793-554-1478991850"
 
 
 def parse(text: str, source: str = "t.txt") -> list[Hand | ParseIssue]:
-    return parse_text(text, source=source, site="winamax")
+    return helpers.parse_as(text, "winamax", source)
 
 
-def one_hand(text: str) -> Hand:
-    items = parse(text)
-    assert len(items) == 1, items
-    assert isinstance(items[0], Hand), items[0]
-    return items[0]
-
-
-def errors(h: Hand) -> Counter[str]:
-    return Counter(v.code for v in replay(h, WINAMAX).errors)
+one_hand = partial(helpers.one_hand, site="winamax")
+errors = partial(helpers.error_counts, profile=WINAMAX)
+corpus_items = helpers.corpus_fixture(WINAMAX_DIR, site="winamax")
+corpus_hands = helpers.hands_by_id
 
 
 # ------------------------------------------------------------------------ real files
-
-
-@pytest.fixture(scope="module")
-def corpus_items() -> list[Hand | ParseIssue]:
-    if not WINAMAX_DIR.is_dir():
-        pytest.skip("../shared/hands/winamax is absent (fresh clone without the corpus)")
-    return list(iter_hands([WINAMAX_DIR], site="winamax"))
-
-
-def corpus_hands(items: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in items if isinstance(h, Hand)}
 
 
 @needs_winamax

@@ -50,31 +50,27 @@ from histkit.rules import replay
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    hands_by_id,
+    needs_folder,
+    one_hand,
+    one_issue,
+)
 
 A = ActionKind
 S = Street
 WPN_DIR = CORPUS / "wpn"
 FILE_2016 = WPN_DIR / "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
 FILE_2019 = WPN_DIR / "7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt"
-needs_wpn = pytest.mark.skipif(
-    not WPN_DIR.is_dir(), reason="../shared/hands/wpn is absent (fresh clone without the corpus)"
-)
+needs_wpn = needs_folder(WPN_DIR)
 
 
-def acts(h: Hand) -> list[tuple[object, ...]]:
-    return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
-
-
-def one(text: str, site: str) -> Hand:
-    items = parse_text(text, source="t.txt", site=site)
-    assert len(items) == 1 and isinstance(items[0], Hand), items
-    return items[0]
-
-
-def issue(text: str, site: str) -> ParseIssue:
-    items = parse_text(text, source="t.txt", site=site)
-    assert len(items) == 1 and isinstance(items[0], ParseIssue), items
-    return items[0]
+one = one_hand
+issue = one_issue
+corpus = corpus_fixture(WPN_DIR)
+by_id = hands_by_id
 
 
 def real_lines(path: Path) -> list[str]:
@@ -89,17 +85,6 @@ def real_lines(path: Path) -> list[str]:
 
 
 # ----------------------------------------------------------------------- real files
-
-
-@pytest.fixture(scope="module")
-def corpus() -> list[Hand | ParseIssue]:
-    if not WPN_DIR.is_dir():
-        pytest.skip("../shared/hands/wpn is absent (fresh clone without the corpus)")
-    return list(iter_hands([WPN_DIR]))
-
-
-def by_id(corpus: list[Hand | ParseIssue]) -> dict[str, Hand]:
-    return {h.hand_id: h for h in corpus if isinstance(h, Hand)}
 
 
 @needs_wpn
