@@ -20,7 +20,7 @@ from histkit.rules.replay import Replay, replay
 if TYPE_CHECKING:
     from histkit.parallel import ChunkResult
 
-__all__ = ["AuditReport", "audit", "audit_paths", "replays"]
+__all__ = ["AuditReport", "audit", "audit_paths", "replays", "tally_coverage"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,20 @@ def replays(
         yield replay(it, profile) if isinstance(it, Hand) else it
 
 
+def tally_coverage(
+    rp: Replay, counts: Counter[str], partly: list[tuple[str, str, tuple[str, ...]]]
+) -> None:
+    """Add one replay's coverage to an audit's counts (pots, pots whose winners the cards
+    settle, hands checked only in part) and list it when it was checked only in part."""
+    cov = rp.coverage
+    counts["pots"] += cov.pots
+    counts["pots_decided"] += cov.pots_decided
+    if not cov.complete:
+        counts["partly_checked"] += 1
+        h = rp.hand
+        partly.append((h.hand_id, f"{h.source.file}:{h.source.line}", cov.unchecked()))
+
+
 class _Tally:
     """What an audit accumulates, whether hands arrive one by one or as worker results."""
 
@@ -135,12 +149,7 @@ class _Tally:
         h = rp.hand
         self.hands += 1
         self.sites.add(h.site)
-        cov = rp.coverage
-        self.coverage["pots"] += cov.pots
-        self.coverage["pots_decided"] += cov.pots_decided
-        if not cov.complete:
-            self.coverage["partly_checked"] += 1
-            self.partly.append((h.hand_id, f"{h.source.file}:{h.source.line}", cov.unchecked()))
+        tally_coverage(rp, self.coverage, self.partly)
         self.violations.extend(rp.violations)
         self.stacks.append(stack_record(rp))
         self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from histkit.audit import tally_coverage
 from histkit.model import Hand
 from histkit.reader import Chunk, ParseIssue, iter_chunks, parse_chunk
 from histkit.rules import RuleProfile, Violation
@@ -93,14 +94,8 @@ def process_chunk(
                 rp = replay(item, profile)
                 violations.extend(rp.violations)
                 records.append(stack_record(rp))
-                where = f"{item.source.file}:{item.source.line}"
-                sources.append((item.hand_id, where))
-                cov = rp.coverage
-                coverage["pots"] += cov.pots
-                coverage["pots_decided"] += cov.pots_decided
-                if not cov.complete:
-                    coverage["partly_checked"] += 1
-                    partly.append((item.hand_id, where, cov.unchecked()))
+                sources.append((item.hand_id, f"{item.source.file}:{item.source.line}"))
+                tally_coverage(rp, coverage, partly)
                 if builder is not None:
                     builder.add_replay(rp)
             elif builder is not None:

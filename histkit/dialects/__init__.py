@@ -136,15 +136,13 @@ class Detector:
     only by the dialects whose `hand_start` prefixes it starts with, then by their
     header. Also the splitter's `HandStarts` (its prefixes and `is_header`)."""
 
-    __slots__ = ("dialects", "prefixes", "_by_prefix", "_memo", "_lead_ins")
+    __slots__ = ("dialects", "prefixes", "_lead_ins")
 
     def __init__(self, dialects: list[Dialect]) -> None:
         self.dialects = dialects
-        self._by_prefix: list[tuple[str, Dialect]] = [
-            (p, d) for d in dialects for p in d.hand_start
-        ]
-        self.prefixes: tuple[str, ...] = tuple(dict.fromkeys(p for p, _ in self._by_prefix))
-        self._memo: dict[str, Dialect | None] = {}
+        self.prefixes: tuple[str, ...] = tuple(
+            dict.fromkeys(p for d in dialects for p in d.hand_start)
+        )
         self._lead_ins = [d.lead_in for d in dialects if d.lead_in is not None]
 
     def lead_in(self, lines: list[str]) -> bool:
@@ -162,11 +160,10 @@ class Detector:
         need not match its longest regex again)."""
         if not line.startswith(self.prefixes):
             return None
-        for prefix, d in self._by_prefix:
-            if line.startswith(prefix):
-                m = d.compiled.header.match(line + "\n")
-                if m is not None:
-                    return d, m
+        for d in self.dialects:
+            m = d.header_match(line)
+            if m is not None:
+                return d, m
         return None
 
     def is_header(self, line: str) -> bool:

@@ -376,11 +376,16 @@ class Dialect:
         text: str = write(hands, newline=newline)
         return text
 
+    def header_match(self, line: str) -> re.Match[str] | None:
+        """The line (without its line end) matched as this site's hand header, or None: the
+        one test of "a hand of this site starts here", for detection and the splitter."""
+        if not line.startswith(self.hand_start):
+            return None
+        return self.compiled.header.match(line + "\n")
+
     def detect(self, line: str) -> bool:
         """Whether a line (without its line end) is this site's hand header."""
-        return (
-            line.startswith(self.hand_start) and self.compiled.header.match(line + "\n") is not None
-        )
+        return self.header_match(line) is not None
 
     def hand_id(self, m: re.Match[str], block: HandBlock) -> str | None:
         """The hand's id for issues about it (the header's `id` field by default; a site
@@ -436,7 +441,7 @@ class Dialect:
         return self.hand_start
 
     def is_header(self, line: str) -> bool:
-        return self.compiled.header.match(line + "\n") is not None
+        return self.detect(line)
 
     # -- parsing ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ context elements seen before it, goes to `read_hand`, which reports the hand's f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
@@ -31,8 +32,8 @@ class XmlDialect(Dialect):
         """Whether a file whose first text is `head` (about 4 KB) is this site's."""
         return False
 
-    def is_header(self, line: str) -> bool:
-        return False  # no line of a text file starts an XML site's hand
+    def header_match(self, line: str) -> re.Match[str] | None:
+        return None  # no line of a text file starts an XML site's hand
 
     def hand_id_of(self, elem: XmlElement) -> str | None:
         """The hand's id, for issues about it."""

@@ -51,8 +51,9 @@ class HandStarts(Protocol):
 class ParseIssue:
     """One skipped or rejected hand (or an unreadable file / text that is not a hand).
 
-    `kind` is "skipped" for a hand of another game (hold'em in a mixed rotation) and
-    "rejected" for a stud hand that cannot be parsed or a bad file; `reason` is a sentence a
+    `kind` is "skipped" for a hand of another game (hold'em in a mixed rotation),
+    "rejected" for a stud hand that cannot be parsed or a bad file, and "unknown" for a file
+    that is no known site's hand history (one record per file); `reason` is a sentence a
     person understands; `game` is the game as written for skipped hands."""
 
     source_file: str
