@@ -1,7 +1,10 @@
 """Audit many hands: replay each under a profile, check stacks across hands, and tally.
 
 This is the library behind `histkit audit`; the engine itself (one hand at a time) is
-`histkit.rules`. Rejected hands are input errors, reported beside the violations.
+`histkit.rules`. Rejected hands are input errors, reported beside the violations; files
+that could not be read are counted as files, not hands. A hand read more than once (the
+same site and hand id: a file copied, a folder given twice) is audited once, as first
+read; its copies are counted, and those whose text differs counted apart.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histkit.model import Hand
 from histkit.rules import RuleProfile, Violation
@@ -20,7 +23,81 @@ from histkit.rules.replay import Replay, replay
 if TYPE_CHECKING:
     from histkit.parallel import ChunkResult
 
-__all__ = ["AuditReport", "audit", "audit_paths", "replays", "tally_coverage"]
+__all__ = [
+    "AuditReport",
+    "AuditedHand",
+    "Duplicates",
+    "audit",
+    "audit_paths",
+    "audited",
+    "replays",
+]
+
+
+class AuditedHand(NamedTuple):
+    """What the audit keeps of one hand (worker processes send these, not hands): its key
+    and a checksum of its text, to count it once however often it is read; where it is;
+    and what its replay found (`stacks` None: a copy of a hand read earlier in the same
+    chunk, not replayed again). A tuple, as `StackRecord`: made per hand, sent back
+    cheaply."""
+
+    site: str
+    hand_id: str
+    digest: int | None  # of the hand's text; None: not known (XML, or a Hand given)
+    source: str  # "file:line"
+    violations: tuple[Violation, ...] = ()
+    stacks: StackRecord | None = None
+    pots: int = 0
+    pots_decided: int = 0  # pots whose winners the cards settle
+    unchecked: tuple[str, ...] = ()  # what could not be checked (empty: checked in full)
+    complete: bool = True
+
+
+def audited(rp: Replay, digest: int | None = None) -> AuditedHand:
+    """One replayed hand, as the audit keeps it."""
+    h, cov = rp.hand, rp.coverage
+    return AuditedHand(
+        site=h.site,
+        hand_id=h.hand_id,
+        digest=digest,
+        source=f"{h.source.file}:{h.source.line}",
+        violations=tuple(rp.violations),
+        stacks=stack_record(rp),
+        pots=cov.pots,
+        pots_decided=cov.pots_decided,
+        unchecked=() if cov.complete else tuple(cov.unchecked()),
+        complete=cov.complete,
+    )
+
+
+@dataclass(frozen=True)
+class Duplicates:
+    """Hands read more than once (same site and hand id): `hands` of them, `copies` read
+    after the first and not audited; `different` of those copies have a text unlike the
+    first's (a different hand under the same id, or one edited), the first few listed in
+    `examples` as (hand id, where first read, where the different copy is)."""
+
+    hands: int = 0
+    copies: int = 0
+    different: int = 0
+    examples: tuple[tuple[str, str, str], ...] = ()
+
+    def text(self) -> str:
+        """One line for the summary ("" when no hand was read twice)."""
+        if not self.copies:
+            return ""
+        hands = f"{self.hands:,} hand" + ("s" if self.hands != 1 else "")
+        copies = f"{self.copies:,} " + ("copy" if self.copies == 1 else "copies")
+        out = f"Duplicates: {hands} read more than once; {copies} not audited again"
+        if self.different:
+            shown = ", ".join(
+                f"#{h} ({where}, first at {first})" for h, first, where in self.examples
+            )
+            more = "" if self.different <= len(self.examples) else ", ..."
+            out += (
+                f"; {self.different:,} of them with a text unlike the first copy's: {shown}{more}"
+            )
+        return out + "."
 
 
 @dataclass(frozen=True)
@@ -38,6 +115,9 @@ class AuditReport:
     # those hands: (hand id, "file:line", what could not be checked)
     coverage: dict[str, int] = field(default_factory=dict)
     partly_checked: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # ParseIssues of kind "unreadable": files that could not be read (counted as files)
+    unreadable: tuple[Any, ...] = ()
+    duplicates: Duplicates = field(default_factory=Duplicates)
 
     def checked_text(self) -> str:
         """One sentence: how much of the audited hands could be checked."""
@@ -104,6 +184,19 @@ class AuditReport:
             "unknown_files": [
                 {"source_file": r.source_file, "reason": r.reason} for r in self.unknown
             ],
+            "unreadable_files": [
+                {"source_file": r.source_file, "line": r.line, "reason": r.reason}
+                for r in self.unreadable
+            ],
+            "duplicates": {
+                "hands": self.duplicates.hands,
+                "copies": self.duplicates.copies,
+                "different_text": self.duplicates.different,
+                "different_text_examples": [
+                    {"hand_id": h, "first": first, "copy": where}
+                    for h, first, where in self.duplicates.examples
+                ],
+            },
         }
 
 
@@ -116,18 +209,16 @@ def replays(
         yield replay(it, profile) if isinstance(it, Hand) else it
 
 
-def tally_coverage(
-    rp: Replay, counts: Counter[str], partly: list[tuple[str, str, tuple[str, ...]]]
-) -> None:
-    """Add one replay's coverage to an audit's counts (pots, pots whose winners the cards
-    settle, hands checked only in part) and list it when it was checked only in part."""
-    cov = rp.coverage
-    counts["pots"] += cov.pots
-    counts["pots_decided"] += cov.pots_decided
-    if not cov.complete:
-        counts["partly_checked"] += 1
-        h = rp.hand
-        partly.append((h.hand_id, f"{h.source.file}:{h.source.line}", cov.unchecked()))
+_EXAMPLES = 5  # different-text duplicates named in the summary
+
+
+class _Gap(NamedTuple):
+    """A place in a file where a hand was that the audit could not read: for the stack
+    continuity check, as a skipped hand is."""
+
+    source_file: str
+    line: int
+    kind: str = "skipped"
 
 
 class _Tally:
@@ -137,6 +228,7 @@ class _Tally:
         self.hands = 0
         self.violations: list[Violation] = []
         self.rejected: list[Any] = []
+        self.unreadable: list[Any] = []  # files that could not be read
         self.stacks: list[StackRecord] = []  # for stack continuity
         self.skipped: list[Any] = []
         self.unknown: list[Any] = []  # files of no known site's format
@@ -144,40 +236,63 @@ class _Tally:
         self.sources: dict[str, str] = {}
         self.coverage: Counter[str] = Counter()
         self.partly: list[tuple[str, str, tuple[str, ...]]] = []
+        # (site, hand id) -> the checksum of its first copy's text: a key and a number a
+        # hand, never its text
+        self.seen: dict[tuple[str, str], int | None] = {}
+        self.repeated: set[tuple[str, str]] = set()
+        self.copies = 0
+        self.different = 0
+        self.examples: list[tuple[str, str, str]] = []
 
-    def add_replay(self, rp: Replay) -> None:
-        h = rp.hand
+    def add_audited(self, a: AuditedHand) -> None:
+        key = (a.site, a.hand_id)
+        if key in self.seen:  # a copy: counted, not audited again
+            self.repeated.add(key)
+            self.copies += 1
+            first = self.seen[key]
+            if first is not None and a.digest is not None and first != a.digest:
+                self.different += 1
+                if len(self.examples) < _EXAMPLES:
+                    self.examples.append((a.hand_id, self.sources.get(a.hand_id, "?"), a.source))
+            return
+        self.seen[key] = a.digest
+        assert a.stacks is not None, "the first copy of a hand is always replayed"
         self.hands += 1
-        self.sites.add(h.site)
-        tally_coverage(rp, self.coverage, self.partly)
-        self.violations.extend(rp.violations)
-        self.stacks.append(stack_record(rp))
-        self.sources[h.hand_id] = f"{h.source.file}:{h.source.line}"
+        self.sites.add(a.site)
+        self.coverage["pots"] += a.pots
+        self.coverage["pots_decided"] += a.pots_decided
+        if not a.complete:
+            self.coverage["partly_checked"] += 1
+            self.partly.append((a.hand_id, a.source, a.unchecked))
+        self.violations.extend(a.violations)
+        self.stacks.append(a.stacks)
+        self.sources.setdefault(a.hand_id, a.source)
 
     def add_issue(self, issue: Any) -> None:
         if issue.kind == "skipped":
             self.skipped.append(issue)
         elif issue.kind == "unknown":
             self.unknown.append(issue)
+        elif issue.kind == "unreadable":
+            self.unreadable.append(issue)
         else:
             self.rejected.append(issue)
 
     def add_chunk(self, r: ChunkResult) -> None:
-        self.hands += r.hands
-        self.violations.extend(r.violations)
-        self.rejected.extend(r.rejected)
-        self.stacks.extend(r.stack_records)
+        for a in r.audited:
+            self.add_audited(a)
+        for issue in r.rejected:  # rejected hands and unreadable files
+            self.add_issue(issue)
         self.skipped.extend(r.skipped_records)
         self.unknown.extend(r.unknown)
-        self.sites.update(site for site, _ in r.sites)
-        self.coverage.update(r.coverage)
-        self.partly.extend(r.partly_checked)
-        self.sources.update(r.hand_sources)
 
     def report(self, profile: RuleProfile | None, continuity: bool) -> AuditReport:
         found = list(self.violations)
         if continuity:
-            found.extend(check_continuity([*self.stacks, *self.skipped], profile))
+            # a rejected hand was played between its neighbours as much as a skipped one:
+            # their stacks are not compared (no false alarm beside a damaged hand)
+            gaps = [_Gap(r.source_file, r.line) for r in self.rejected if r.line]
+            found.extend(check_continuity([*self.stacks, *self.skipped, *gaps], profile))
         order = {hid: i for i, hid in enumerate(self.sources)}
         found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
         return AuditReport(
@@ -191,6 +306,13 @@ class _Tally:
             partly_checked=tuple(self.partly),
             by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
             source_of=dict(self.sources),
+            unreadable=tuple(self.unreadable),
+            duplicates=Duplicates(
+                hands=len(self.repeated),
+                copies=self.copies,
+                different=self.different,
+                examples=tuple(self.examples),
+            ),
         )
 
 
@@ -200,13 +322,18 @@ def audit(
     *,
     continuity: bool = True,
 ) -> AuditReport:
-    """Replay and audit hands (or take ready `Replay`s), then check stacks across hands."""
+    """Replay and audit hands (or take ready `Replay`s), then check stacks across hands. A
+    hand given twice (same site and hand id) is audited once; with no text to compare,
+    its copies all count as copies."""
     tally = _Tally()
     for it in items:
         if isinstance(it, Hand):
-            tally.add_replay(replay(it, profile))
+            if (it.site, it.hand_id) in tally.seen:
+                tally.add_audited(AuditedHand(it.site, it.hand_id, None, ""))  # a copy
+            else:
+                tally.add_audited(audited(replay(it, profile)))
         elif isinstance(it, Replay):
-            tally.add_replay(it)
+            tally.add_audited(audited(it))
         else:
             tally.add_issue(it)
     return tally.report(profile, continuity)

@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from histkit.audit import tally_coverage
+from histkit.audit import AuditedHand, audited
 from histkit.model import Hand
 from histkit.reader import Chunk, ParseIssue, iter_chunks, parse_chunk
 from histkit.rules import RuleProfile, Violation
-from histkit.rules.continuity import StackRecord, stack_record
 from histkit.rules.replay import replay
 from histkit.tables import TableBuilder, Tables
 
@@ -44,24 +43,24 @@ class ChunkResult:
 
     source: str
     tables: Tables | None
-    games: Counter[str] = field(default_factory=Counter)
+    games: Counter[str] = field(default_factory=Counter)  # every hand read, copies too
     skipped: Counter[str] = field(default_factory=Counter)
+    # rejected hands, and files that could not be read (kind "unreadable")
     rejected: tuple[ParseIssue, ...] = ()
     sites: Counter[tuple[str, str]] = field(default_factory=Counter)  # (site, game) -> hands
     unknown: tuple[ParseIssue, ...] = ()  # files of no known site's format
-    # what the audit could check: counts (pots, pots_decided, ...) and the hands it could
-    # check only in part, each (hand id, "file:line", what could not be checked)
-    coverage: Counter[str] = field(default_factory=Counter)
-    partly_checked: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     skipped_records: tuple[ParseIssue, ...] = ()
-    violations: tuple[Violation, ...] = ()
-    # For stack continuity across hands: what the check reads of each hand.
-    stack_records: tuple[StackRecord, ...] = ()
-    hand_sources: tuple[tuple[str, str], ...] = ()  # (hand id, "file:line")
+    # when auditing: each hand as the audit keeps it, in input order (the parent counts a
+    # hand read twice once, across chunks and workers)
+    audited: tuple[AuditedHand, ...] = ()
 
     @property
     def hands(self) -> int:
         return sum(self.games.values())
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        return tuple(v for a in self.audited for v in a.violations)
 
 
 def process_chunk(
@@ -73,29 +72,33 @@ def process_chunk(
     profile: RuleProfile | None = None,
 ) -> ChunkResult:
     """Parse one chunk, replay its hands when auditing, and build its tables. `site`
-    forces a site (None: detected per hand); `profile` overrides each site's house rules."""
+    forces a site (None: detected per hand); `profile` overrides each site's house rules.
+    Auditing without tables, a copy of a hand read earlier in the chunk (same site and
+    hand id) is not replayed again: the audit counts it, and audits the first."""
     builder = TableBuilder(audit=audit) if tables else None
     games: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     rejected: list[ParseIssue] = []
     skipped_records: list[ParseIssue] = []
-    violations: list[Violation] = []
-    records: list[StackRecord] = []
-    sources: list[tuple[str, str]] = []
     sites: Counter[tuple[str, str]] = Counter()
     unknown: list[ParseIssue] = []
-    coverage: Counter[str] = Counter()
-    partly: list[tuple[str, str, tuple[str, ...]]] = []
-    for item in parse_chunk(chunk, site=site):
+    kept: list[AuditedHand] = []
+    digests: list[int | None] | None = [] if audit else None
+    seen: set[tuple[str, str]] = set()
+    for item in parse_chunk(chunk, site=site, digests=digests):
         if isinstance(item, Hand):
             games[item.game.value] += 1
             sites[item.site, item.game.value] += 1
             if audit:
+                digest = digests.pop() if digests else None
+                key = (item.site, item.hand_id)
+                if builder is None and key in seen:
+                    where = f"{item.source.file}:{item.source.line}"
+                    kept.append(AuditedHand(item.site, item.hand_id, digest, where))
+                    continue
+                seen.add(key)
                 rp = replay(item, profile)
-                violations.extend(rp.violations)
-                records.append(stack_record(rp))
-                sources.append((item.hand_id, f"{item.source.file}:{item.source.line}"))
-                tally_coverage(rp, coverage, partly)
+                kept.append(audited(rp, digest))
                 if builder is not None:
                     builder.add_replay(rp)
             elif builder is not None:
@@ -117,13 +120,9 @@ def process_chunk(
         skipped=skipped,
         rejected=tuple(rejected),
         skipped_records=tuple(skipped_records),
-        violations=tuple(violations),
-        stack_records=tuple(records),
-        hand_sources=tuple(sources),
         sites=sites,
         unknown=tuple(unknown),
-        coverage=coverage,
-        partly_checked=tuple(partly),
+        audited=tuple(kept),
     )
 
 

@@ -25,6 +25,7 @@ from histkit.stats import (
     require_single_money,
     street_stats,
 )
+from histkit.textsafe import clip, without_bidi_controls
 
 __all__ = [
     "cumulative_net",
@@ -44,6 +45,14 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 3.6)) -> Axes:
         return ax
     fig = Figure(figsize=size, layout="constrained")
     return fig.add_subplot()
+
+
+def _name(text: Any) -> str:
+    """A player or table name for a title or legend: clipped, so a 5,000-character name
+    cannot push the plot off its figure; without bidi controls, which matplotlib draws
+    as missing glyphs (it applies no bidi algorithm); and with each $ escaped, since a
+    name like "$\\foo$" would be parsed as mathtext (and fail)."""
+    return clip(without_bidi_controls(str(text)), 32).replace("$", r"\$")
 
 
 def _player_rows(facts: pd.DataFrame, player: str) -> pd.DataFrame:
@@ -86,7 +95,7 @@ def cumulative_net(
     ax.axhline(0, color="0.6", lw=0.8)
     ax.set_xlabel("hands")
     ax.set_ylabel(f"cumulative net ({label})")
-    ax.set_title(f"{player}: winnings over {len(rows)} hands")
+    ax.set_title(f"{_name(player)}: winnings over {len(rows)} hands")
     if fmt is not None:
         ax.yaxis.set_major_formatter(fmt)
     ax.legend(loc="best", frameon=False)
@@ -118,7 +127,7 @@ def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = N
     ax.set_yticks(y, labels)
     ax.axvline(0, color="0.6", lw=0.8)
     ax.set_xlabel("big bets per hand")
-    ax.set_title(f"{player}: results by starting hand")
+    ax.set_title(f"{_name(player)}: results by starting hand")
     return ax
 
 
@@ -144,7 +153,7 @@ def action_frequencies(facts: pd.DataFrame, player: str, *, ax: Axes | None = No
     ax.set_ylim(0, 1.15)
     ax.set_yticks(np.linspace(0, 1, 6))
     ax.yaxis.set_major_formatter(lambda v, _p: f"{100 * v:.0f}%")
-    ax.set_title(f"{player}: actions by street")
+    ax.set_title(f"{_name(player)}: actions by street")
     ax.legend(loc="upper center", frameon=False, fontsize=8, ncols=4)
     return ax
 
@@ -164,7 +173,7 @@ def hilo_outcomes(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -
     for i, n in enumerate(counts.to_numpy()):
         ax.annotate(str(n), (i, n), ha="center", va="bottom")
     ax.set_ylabel("showdowns won")
-    ax.set_title(f"{player}: hi/lo showdowns won ({int(counts.sum())})")
+    ax.set_title(f"{_name(player)}: hi/lo showdowns won ({int(counts.sum())})")
     return ax
 
 
@@ -179,12 +188,12 @@ def stack_through_session(facts: pd.DataFrame, player: str, *, ax: Axes | None =
         # Each table's line starts at its first hand's starting stack.
         xs = np.concatenate([part["_x"].to_numpy()[:1] - 1, part["_x"].to_numpy()])
         ys = np.concatenate([part["starting_stack"].to_numpy()[:1], part["ending_stack"]])
-        ax.step(xs, ys, where="post", label=str(table), marker=".", ms=3)
+        ax.step(xs, ys, where="post", label=_name(table), marker=".", ms=3)
     ax.set_xlabel("hands (in time order)")
     ax.set_ylabel(f"stack ({label})")
     if fmt is not None:
         ax.yaxis.set_major_formatter(fmt)
-    ax.set_title(f"{player}: stack through the session")
+    ax.set_title(f"{_name(player)}: stack through the session")
     ax.legend(loc="best", frameon=False, fontsize=8, title="table")
     return ax
 

@@ -1,9 +1,10 @@
 """Read hand-history files and folders into `Hand`s, streaming, with an account of the rest.
 
 `iter_hands` yields, in input order, a `Hand` for every stud-family hand and a `ParseIssue`
-for everything else: a hand of another game (skipped), a stud hand that cannot be parsed,
-text between hands, an empty, binary or unreadable file (rejected). One bad hand never
-costs the good ones, and nothing raises for bad input.
+for everything else: a hand of another game (skipped), a stud hand that cannot be parsed
+or has a damaged line (bytes that are not text), text between hands, an empty file
+(rejected), a file that cannot be read or is binary (unreadable). One bad hand never costs
+the good ones, and nothing raises for bad input.
 
 Streaming: files are read one at a time, line by line, and each hand is produced as soon
 as its block ends, so memory is bounded by a hand, not by a file or a folder.
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +25,13 @@ from histkit.dialects import Detector, Dialect, detector, get_dialect
 from histkit.dialects.sink import clip_line
 from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import Hand
-from histkit.reading.decode import UnreadableFile, decode_bytes
+from histkit.reading.decode import (
+    Damage,
+    DamagedLine,
+    UnreadableFile,
+    binary_file,
+    decode_bytes,
+)
 from histkit.reading.split import (
     HandBlock,
     ParseIssue,
@@ -133,11 +142,17 @@ def iter_chunks(
         source = str(path)
         try:
             if not path.exists():
-                raise FileNotFoundError(2, "no such file or folder")
+                raise FileNotFoundError(2, _missing(path))
             if not path.is_file():
                 raise OSError(21, "not a regular file")
             with open(path, "rb") as f:
-                xml = _xml_dialect(f, starts)
+                head = f.read(_HEAD)
+            what = binary_file(head)
+            if what is not None:
+                reason = f"unreadable file: {what}, not a text hand history"
+                yield Chunk(source, issue=_unreadable(source, None, reason))
+                continue
+            xml = _xml_dialect(head, starts)
             cuts = None
             if xml is None and span_bytes is not None:
                 with open(path, "rb") as f:
@@ -160,12 +175,21 @@ def iter_chunks(
             yield Chunk(source, span=Span(start, end, line))
 
 
-def _xml_dialect(f: BinaryIO, starts: Detector) -> str | None:
+_HEAD = 4096  # the first bytes of a file: binary or text, XML or not
+
+
+def _missing(path: Path) -> str:
+    """Why a path that was listed is not there: a dangling link names its target."""
+    try:
+        return f"a link to {os.readlink(path)}, which does not exist"
+    except OSError:
+        return "no such file or folder"
+
+
+def _xml_dialect(head_bytes: bytes, starts: Detector) -> str | None:
     """The XML site dialect (its name) whose file this is, judged from its first 4 KB;
     None for a text file (or XML no site claims: then it is read as text, and reported as
     no known site's)."""
-    head_bytes = f.read(4096)
-    f.seek(0)
     if head_bytes.startswith((b"\xff\xfe", b"\xfe\xff")):
         head = head_bytes.decode("utf-16", errors="replace")
     else:
@@ -201,7 +225,7 @@ def _file_chunks(
     except UnreadableFile as e:
         if blocks:
             yield Chunk(source, tuple(blocks))
-        yield Chunk(source, issue=_issue(source, e.line, f"unreadable file: {e}"))
+        yield Chunk(source, issue=_unreadable(source, e.line, f"unreadable file: {e}"))
     except OSError as e:
         if blocks:
             yield Chunk(source, tuple(blocks))
@@ -210,21 +234,31 @@ def _file_chunks(
 
 def _os_issue(source: str, e: OSError) -> Chunk:
     why = e.strerror or str(e)
-    return Chunk(source, issue=_issue(source, None, f"cannot read file: {why}"))
+    return Chunk(source, issue=_unreadable(source, None, f"cannot read file: {why}"))
 
 
-def parse_chunk(chunk: Chunk, *, site: Site = None) -> Iterator[Hand | ParseIssue]:
-    """The hands and issues of one chunk, in order (a span is read here)."""
+def parse_chunk(
+    chunk: Chunk, *, site: Site = None, digests: list[int | None] | None = None
+) -> Iterator[Hand | ParseIssue]:
+    """The hands and issues of one chunk, in order (a span is read here). `digests`: a
+    checksum of each hand's text is appended to it just before the hand is yielded (None
+    where there is no text of its own: XML), so that copies of a hand can be told from
+    different hands under one id."""
     if chunk.issue is not None:
         yield chunk.issue
     elif chunk.xml is not None:
         d = get_dialect(chunk.xml)
         assert isinstance(d, XmlDialect)
+        damage: list[Damage] = []
         try:
             with open(chunk.source, "rb") as f:
-                yield from d.read_xml(file_lines(f), chunk.source)
+                items = d.read_xml(_noting(file_lines(f), damage), chunk.source)
+                for item in _xml_damage(items, damage, chunk.source):
+                    if digests is not None and isinstance(item, Hand):
+                        digests.append(None)
+                    yield item
         except UnreadableFile as e:
-            yield _issue(chunk.source, e.line, f"unreadable file: {e}")
+            yield _unreadable(chunk.source, e.line, f"unreadable file: {e}")
         except OSError as e:
             yield from parse_chunk(_os_issue(chunk.source, e), site=site)
     elif chunk.span is not None:
@@ -238,20 +272,97 @@ def parse_chunk(chunk: Chunk, *, site: Site = None) -> Iterator[Hand | ParseIssu
             return
         starts = detector(site)
         for part in _file_chunks(chunk.source, io.BytesIO(data), starts, len(data) + 1, span):
-            yield from parse_chunk(part, site=site)
+            yield from parse_chunk(part, site=site, digests=digests)
     else:
-        yield from parse_blocks(chunk.blocks, chunk.source, site=site, whole=chunk.whole)
+        yield from parse_blocks(
+            chunk.blocks, chunk.source, site=site, whole=chunk.whole, digests=digests
+        )
+
+
+# control characters XML forbids that a text line may hold (VT, FF, ESC): for the XML
+# parser they would end the document, so in an XML file they are damage too
+_XML_FORBIDDEN = re.compile("[\x0b\x0c\x1b]")
+
+
+def _noting(lines: Iterable[str], damage: list[Damage]) -> Iterator[str]:
+    """An XML file's lines, noting each damaged one (with its line number) in `damage`,
+    and without the control characters XML forbids."""
+    for no, line in enumerate(lines, 1):
+        # `in` tests: ten times faster than a regex search on the long lines of XML
+        if line.__class__ is not str or "\x1b" in line or "\x0b" in line or "\x0c" in line:
+            if isinstance(line, DamagedLine):
+                damage.append(Damage(no, line.column, line.what))
+            if bad := _XML_FORBIDDEN.search(line):
+                if not isinstance(line, DamagedLine):
+                    what = f"control byte 0x{ord(bad.group()):02x}"
+                    damage.append(Damage(no, bad.start() + 1, what))
+                line = _XML_FORBIDDEN.sub("", line)
+        yield line
+
+
+def _xml_damage(
+    items: Iterable[Hand | ParseIssue], damage: list[Damage], source: str
+) -> Iterator[Hand | ParseIssue]:
+    """An XML file's hands and issues, a hand holding a damaged line rejected. A hand's
+    lines run from its first to the line before the next item's (so each item is held
+    until the next arrives: by then the dialect has read all its lines); damage outside
+    every hand is reported on its own."""
+    held: Hand | ParseIssue | None = None
+    for item in items:
+        if held is not None:
+            yield from _xml_judged(held, _first_line(item), damage, source)
+        held = item
+    if held is not None:
+        yield from _xml_judged(held, None, damage, source)
+    yield from (ParseIssue(source, d.line, d.column, None, "rejected", d.reason) for d in damage)
+
+
+def _first_line(item: Hand | ParseIssue) -> int | None:
+    return item.line if isinstance(item, ParseIssue) else item.source.line
+
+
+def _xml_judged(
+    item: Hand | ParseIssue, end: int | None, damage: list[Damage], source: str
+) -> Iterator[Hand | ParseIssue]:
+    """`item`, or its rejection when a damaged line lies in its lines (up to `end`,
+    exclusive; None: to the end of the file), after the damage before it."""
+    start = _first_line(item)
+    if start is None or not damage:
+        yield item
+        return
+    hit: Damage | None = None
+    left: list[Damage] = []
+    for d in damage:
+        if d.line < start:
+            yield ParseIssue(source, d.line, d.column, None, "rejected", d.reason)
+        elif end is None or d.line < end:
+            hit = hit or d
+        else:
+            left.append(d)
+    damage[:] = left
+    if hit is not None and isinstance(item, Hand):
+        yield ParseIssue(source, hit.line, hit.column, item.hand_id, "rejected", hit.reason)
+    else:
+        yield item
 
 
 def parse_blocks(
-    blocks: Iterable[HandBlock], source: str, *, site: Site = None, whole: bool = False
+    blocks: Iterable[HandBlock],
+    source: str,
+    *,
+    site: Site = None,
+    whole: bool = False,
+    digests: list[int | None] | None = None,
 ) -> Iterator[Hand | ParseIssue]:
     """Every hand or issue of a run of blocks, each block read by the dialect of its first
     line; a run of text that is not hands is reported once, and `whole` blocks of a file
-    in which no block is any site's hand are one issue: a file of an unknown format."""
+    in which no block is any site's hand are one issue: a file of an unknown format. A
+    hand with a damaged line is rejected at that line, with its id. `digests`: as in
+    `parse_chunk`."""
     det = detector(site)
     junk: list[HandBlock] = []  # first and last block of the current run
     junk_lines = 0
+    junk_damage: Damage | None = None
     any_hand = False
     for block in blocks:
         first = block.lines[0]
@@ -269,11 +380,16 @@ def parse_blocks(
         if result is None:
             junk[1:] = [block]
             junk_lines += len(block.lines)
+            junk_damage = junk_damage or block.damage
             continue
         any_hand = True
         if junk:
-            yield _junk_issue(junk[0], junk[-1], junk_lines, source)
-            junk, junk_lines = [], 0
+            yield _junk_issue(junk[0], junk[-1], junk_lines, source, junk_damage)
+            junk, junk_lines, junk_damage = [], 0, None
+        if block.damage is not None:
+            result = _damaged(result, block.damage, source)
+        elif digests is not None and isinstance(result, Hand):
+            digests.append(zlib.crc32(block.text.encode("utf-8", "surrogatepass")))
         yield result
     if junk:
         if whole and not any_hand:
@@ -287,18 +403,30 @@ def parse_blocks(
                 + clip_line(junk[0].lines[0]),
             )
         else:
-            yield _junk_issue(junk[0], junk[-1], junk_lines, source)
+            yield _junk_issue(junk[0], junk[-1], junk_lines, source, junk_damage)
 
 
-def _junk_issue(first: HandBlock, last: HandBlock, n: int, source: str) -> ParseIssue:
+def _damaged(result: Hand | ParseIssue, damage: Damage, source: str) -> ParseIssue:
+    """The rejection of a hand with a damaged line (read without its bytes that are not
+    text, so its id is known); a hand of another game stays skipped."""
+    if isinstance(result, ParseIssue) and result.kind == "skipped":
+        return result
+    hand_id = result.hand_id
+    return ParseIssue(source, damage.line, damage.column, hand_id, "rejected", damage.reason)
+
+
+def _junk_issue(
+    first: HandBlock, last: HandBlock, n: int, source: str, damage: Damage | None = None
+) -> ParseIssue:
     lines = f"line {first.start_line}" if n == 1 else f"lines {first.start_line}-{last.end_line}"
+    why = f"; {damage.reason}" if damage is not None else ""
     return ParseIssue(
         source,
         first.start_line,
         1,
         None,
         "rejected",
-        f"text that is not part of any hand ({lines}), starting {clip_line(first.lines[0])}",
+        f"text that is not part of any hand ({lines}), starting {clip_line(first.lines[0])}" + why,
     )
 
 
@@ -317,6 +445,10 @@ def iter_hands(
 
 def _issue(source: str, line: int | None, reason: str) -> ParseIssue:
     return ParseIssue(source, line, None, None, "rejected", reason)
+
+
+def _unreadable(source: str, line: int | None, reason: str) -> ParseIssue:
+    return ParseIssue(source, line, None, None, "unreadable", reason)
 
 
 _STREAM_BLOCKS = 256

@@ -4,6 +4,10 @@ won and lost replayed street by street, and the audit's violations.
 Self-contained means a reader can mail the file: CSS is inline, each plot is an
 `<img>` whose source is a `data:image/svg+xml;base64,...` URI, and nothing is loaded
 from anywhere else (the tests check there is no external reference at all).
+
+Text from the hands (player and table names, hand ids, stakes) goes in through `_u`:
+escaped, and in a `<bdi>` when its direction could reorder the page around it (a name
+with a right-to-left override); audit messages get the names inside them isolated.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from histkit.stats import (
     player_stats,
     seat_facts,
 )
+from histkit.textsafe import html_text, html_with_names, isolate_plain
 
 __all__ = ["build_report", "write_report", "pick_player", "hand_replay", "svg_data_uri"]
 
@@ -52,6 +57,7 @@ figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 .hand h3{margin:.2em 0}.street{margin:.4em 0}.street b{display:inline-block;min-width:7em}
 .cards{font-family:ui-monospace,Menlo,Consolas,monospace}
 .sev-error{color:#c62828;font-weight:bold}.sev-warning{color:#e65100}
+h1,p,.hand,td.what{overflow-wrap:anywhere}
 """
 
 
@@ -79,6 +85,11 @@ def pick_player(facts: pd.DataFrame, hands: pd.DataFrame, player: str | None) ->
 
 def _e(x: Any) -> str:
     return html.escape(str(x))
+
+
+def _u(x: Any) -> str:
+    """Text from the hands: escaped and direction-isolated (`textsafe.html_text`)."""
+    return html_text(x)
 
 
 def _money(v: int, unit: str, currency: str | None, signed: bool = False) -> str:
@@ -113,7 +124,7 @@ def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str) -> str:
         allin = antes[antes["all_in"]]["player"].tolist()
         text = f"{len(antes)} antes of {', '.join(m(a) for a in amounts)}"
         if allin:
-            text += " (all-in on the ante: " + ", ".join(_e(p) for p in allin) + ")"
+            text += " (all-in on the ante: " + ", ".join(_u(p) for p in allin) + ")"
         out.append(f'<div class="street"><b>Antes</b> {text}</div>')
     for street in sorted(set(cards["street"].dropna().astype(int)) | set(acts["street"])):
         dealt = cards[(cards["street"] == street) & cards["player"].notna()]
@@ -130,7 +141,7 @@ def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str) -> str:
                 if u
             ]
             txt = (f"[{' '.join(down)}] " if down else "") + " ".join(up)
-            shown.append(f'{_e(p)} <span class="cards">{_e(txt.strip())}</span>')
+            shown.append(f'{_u(p)} <span class="cards">{_e(txt.strip())}</span>')
         community = cards[
             (cards["street"] == street) & cards["player"].isna() & cards["card"].notna()
         ]
@@ -159,7 +170,7 @@ def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str) -> str:
                 txt = {"check": "checks", "fold": "folds"}.get(kind, _e(kind))
             if a.all_in:
                 txt += " (all-in)"
-            lines.append(f"{_e(a.player)} {txt}")
+            lines.append(f"{_u(a.player)} {txt}")
         dealt_html = " · ".join(shown)
         out.append(
             f'<div class="street"><b>{_STREET_NAMES.get(street, street)}</b>'
@@ -172,10 +183,10 @@ def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str) -> str:
         hands_shown = []
         for p in sd["player"]:
             known = cards[(cards["player"] == p) & cards["known"]]["card"].tolist()
-            hands_shown.append(f'{_e(p)} <span class="cards">{_e(" ".join(known))}</span>')
+            hands_shown.append(f'{_u(p)} <span class="cards">{_e(" ".join(known))}</span>')
         out.append('<div class="street"><b>Showdown</b> ' + " · ".join(hands_shown) + "</div>")
     won = seats[seats["collected"] > 0]
-    res = ", ".join(f"{_e(r.player)} collected {m(r.collected)}" for r in won.itertuples())
+    res = ", ".join(f"{_u(r.player)} collected {m(r.collected)}" for r in won.itertuples())
     rake = int(h["rake"]) if not pd.isna(h["rake"]) else 0
     out.append(
         f'<div class="street"><b>Result</b> {res or "nobody collected"}'
@@ -194,7 +205,7 @@ def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str) -> str:
                 exp = "–" if pd.isna(r.expected) else m(r.expected)
                 flag = "" if pd.isna(r.expected) or r.expected == r.reported else " ≠"
                 parts.append(
-                    f"{pot} {r.half}: {_e(r.player)} paid {m(r.reported)} (engine {exp}){flag}"
+                    f"{pot} {r.half}: {_u(r.player)} paid {m(r.reported)} (engine {exp}){flag}"
                 )
             out.append('<div class="street"><b>Audit</b> ' + "; ".join(parts) + "</div>")
     return "\n".join(out)
@@ -227,7 +238,7 @@ def _summary_table(st: pd.Series) -> str:
         ("Won when saw 4th", _pct(st["won_saw_4"])),
     ]
     body = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in rows)
-    return f'<table><tr><th colspan="2">{_e(st["money"])}</th></tr>{body}</table>'
+    return f'<table><tr><th colspan="2">{_u(st["money"])}</th></tr>{body}</table>'
 
 
 def _plot_section(facts: pd.DataFrame, player: str) -> tuple[str, int]:
@@ -276,8 +287,8 @@ def _pots_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, player: str,
                 int(r.net), str(r.unit), None if pd.isna(r.currency) else str(r.currency), True
             )
             out.append(
-                f'<div class="hand"><h3>Hand #{_e(r.hand_id)} · {_e(r.game)} {_e(r.stakes)} · '
-                f"{_e(r.table)}{when} · {net} ({float(r.net_bb):+.2f} BB)</h3>"
+                f'<div class="hand"><h3>Hand #{_u(r.hand_id)} · {_e(r.game)} {_u(r.stakes)} · '
+                f"{_u(r.table)}{when} · {net} ({float(r.net_bb):+.2f} BB)</h3>"
                 + hand_replay(fr, str(r.hand_id))
                 + "</div>"
             )
@@ -291,11 +302,13 @@ def _violations_section(fr: dict[str, pd.DataFrame], n_hands: int) -> str:
     v = v[v["hand_id"].isin(fr["hands"]["hand_id"])]
     if v.empty:
         return f"<p>The audit found no violation in {n_hands:,} hands.</p>"
+    names = fr["seats"]["player"].dropna().unique().tolist() if "seats" in fr else []
     rows = "".join(
-        f'<tr><td>#{_e(r.hand_id)}</td><td class="sev-{_e(r.severity)}">{_e(r.severity)}</td>'
+        f'<tr><td>#{_u(r.hand_id)}</td><td class="sev-{_e(r.severity)}">{_e(r.severity)}</td>'
         f"<td>{_e(r.code)}</td><td>{'' if pd.isna(r.street) else int(r.street)}</td>"
         f"<td>{'' if pd.isna(r.line) else int(r.line)}</td>"
-        f"<td style='text-align:left'>{_e(r.message)}</td></tr>"
+        f"<td class='what' style='text-align:left'>{html_with_names(str(r.message), names)}</td>"
+        "</tr>"
         for r in v.itertuples()
     )
     return (
@@ -332,16 +345,16 @@ def build_report(
     dup = facts.attrs.get("duplicates", [])
     notes = (
         f'<p class="muted">{len(dup)} hand(s) appeared more than once in the input and were '
-        f"counted once: {', '.join('#' + _e(d) for d in dup)}.</p>"
+        f"counted once: {', '.join('#' + _u(d) for d in dup)}.</p>"
         if dup
         else ""
     )
     ids = set(mine["hand_id"])
     fr_hands = {k: (df[df["hand_id"].isin(ids)] if "hand_id" in df else df) for k, df in fr.items()}
     body = [
-        f"<h1>{_e(title or f'Session report: {who}')}</h1>",
+        f"<h1>{_u(title) if title else f'Session report: {_u(who)}'}</h1>",
         f'<p class="muted">{_e(period)} · {_e(games)} · tables: '
-        f"{_e(', '.join(sorted(mine['table'].astype(str).unique())))}</p>",
+        f"{', '.join(_u(t) for t in sorted(mine['table'].astype(str).unique()))}</p>",
         notes,
         "<h2>Summary</h2>",
         '<div style="display:flex;gap:2em;flex-wrap:wrap">'
@@ -357,9 +370,10 @@ def build_report(
         _violations_section(fr_hands, len(ids)),
         f'<p class="muted">Made by histkit on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.</p>',
     ]
+    head_title = isolate_plain(title) if title else f"histkit report: {isolate_plain(who)}"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{_e(title or f'histkit report: {who}')}</title><style>{_CSS}</style></head>"
+        f"<title>{_e(head_title)}</title><style>{_CSS}</style></head>"
         "<body>\n" + "\n".join(body) + "\n</body></html>\n"
     )
 

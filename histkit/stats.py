@@ -169,21 +169,22 @@ def load(
     site: str | None = None,
     jobs: int = 1,
 ) -> dict[str, pa.Table]:
-    """The tables of hand-history files/folders, or of folders `histkit parse` wrote
-    (`hands.parquet` ...). `audit=True` replays each hand so `awards` and `violations`
-    exist (the hi/lo outcomes and the report need them); `jobs` worker processes read and
-    replay hand histories (same tables for any number)."""
-    parquet = [Path(p) for p in paths if (Path(p) / "hands.parquet").is_file()]
-    if parquet:
-        if len(parquet) != len(paths):
-            raise ValueError("give either hand-history files or folders of Parquet tables")
-        import pyarrow.parquet as pq
+    """The tables of hand-history files/folders, or of folders `histkit parse` wrote (flat
+    or partitioned; only a complete result is read, see `histkit.warehouse`: a folder whose
+    run did not complete raises `WarehouseError`, a ValueError). `audit=True` replays each
+    hand so `awards` and `violations` exist (the hi/lo outcomes and the report need them);
+    `jobs` worker processes read and replay hand histories (same tables for any number)."""
+    from histkit.warehouse import holds_tables, read_tables
 
+    folders = [Path(p) for p in paths if holds_tables(p)]
+    if folders:
+        if len(folders) != len(paths):
+            raise ValueError("give either hand-history files or folders of Parquet tables")
+        read = [read_tables(d, _TABLES) for d in folders]
         out: dict[str, pa.Table] = {}
         for name in _TABLES:
-            files = [d / f"{name}.parquet" for d in parquet]
-            if all(f.is_file() for f in files):
-                parts = [pq.read_table(f) for f in files]
+            if all(name in r for r in read):
+                parts = [r[name] for r in read]
                 out[name] = pa.concat_tables(parts, promote_options="default")
         return out
     from histkit.parallel import build_tables

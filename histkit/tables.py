@@ -11,7 +11,6 @@ groups to disk with memory bounded by the batch, not the input.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -238,17 +237,13 @@ class Tables:
         return {name: t.to_pandas(**kw) for name, t in self.items()}
 
     def to_parquet(self, directory: str | Path, *, compression: str = "zstd") -> list[Path]:
-        """Write `<name>.parquet` per table into `directory` (created if needed)."""
-        import pyarrow.parquet as pq
+        """Write `<name>.parquet` per table into `directory` as one complete result (with
+        the completion record readers require; an earlier result there is replaced whole)."""
+        from histkit.warehouse import write_tables
 
+        write_tables(directory, self, compression=compression)
         out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, table in self.items():
-            path = out / f"{name}.parquet"
-            pq.write_table(table, path, compression=compression)
-            paths.append(path)
-        return paths
+        return [out / f"{name}.parquet" for name, _ in self.items()]
 
 
 _CARD_TEXT = tuple(str(c) for c in DECK)  # "Ah" by card index: str(Card) is Python-level
@@ -492,152 +487,16 @@ def audit_tables(items: Iterable[Hand | IssueLike]) -> Tables:
     return tables_from(items, audit=True)
 
 
-PARTITION_KEYS = ("game", "date", "site", "table")
+if TYPE_CHECKING:
+    from histkit.warehouse import PARTITION_KEYS, ParquetSink  # noqa: F401
 
 
-class ParquetSink:
-    """Streams tables to Parquet as hands arrive, so memory stays bounded by `batch_size`
-    hands however large the input.
+def __getattr__(name: str) -> Any:
+    """`ParquetSink` and `PARTITION_KEYS` live in `histkit.warehouse` (which owns a folder
+    of tables, written whole); imported from here too, lazily since warehouse imports this
+    module."""
+    if name in ("ParquetSink", "PARTITION_KEYS"):
+        from histkit import warehouse
 
-    Plain: `<dir>/<table>.parquet`, one row group per batch. Partitioned
-    (`partition_by=("game", "date")`): `<dir>/<table>/game=.../date=.../part-N.parquet`, a
-    Hive-style dataset that pyarrow, pandas and DuckDB read directly; every table gets
-    the partition columns (taken from its hand) so each can be filtered alike.
-    """
-
-    def __init__(
-        self,
-        directory: str | Path,
-        *,
-        batch_size: int = 5000,
-        compression: str = "zstd",
-        audit: bool = False,
-        partition_by: tuple[str, ...] = (),
-        overwrite: bool = False,
-    ) -> None:
-        unknown = [k for k in partition_by if k not in PARTITION_KEYS]
-        if unknown:
-            raise ValueError(
-                f"cannot partition by {', '.join(unknown)}; choose from {', '.join(PARTITION_KEYS)}"
-            )
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.batch_size = batch_size
-        self.compression = compression
-        self.audit = audit
-        self.partition_by = tuple(partition_by)
-        self.names = [n for n in SCHEMAS if audit or n not in AUDIT_TABLES]
-        if self.partition_by:
-            used = [n for n in self.names if (self.directory / n).exists()]
-            if used and not overwrite:
-                raise ValueError(
-                    f"{self.directory} already holds a dataset ({', '.join(used)}); "
-                    "choose an empty folder or overwrite it (--overwrite, overwrite=True)"
-                )
-            for n in used:
-                shutil.rmtree(self.directory / n)
-        self._writers: dict[str, Any] = {}
-        self._builder = TableBuilder(audit=audit)
-        self._pending: list[Tables] = []
-        self._pending_hands = 0
-        self._parts = 0
-        self.counts: dict[str, int] = dict.fromkeys(self.names, 0)
-        if not self.partition_by:
-            import pyarrow.parquet as pq
-
-            self._writers = {
-                name: pq.ParquetWriter(
-                    self.directory / f"{name}.parquet", SCHEMAS[name], compression=compression
-                )
-                for name in self.names
-            }
-
-    def add(self, item: Hand | IssueLike) -> None:
-        """One hand (or parse issue)."""
-        self._builder.add(item)
-        if len(self._builder) >= self.batch_size:
-            self._pending.append(self._builder.build())
-            self._pending_hands += len(self._builder)
-            self._builder = TableBuilder(audit=self.audit)
-            self.flush()
-
-    def add_tables(self, tables: Tables) -> None:
-        """Rows already built (e.g. by a worker process), written in the order given."""
-        if len(self._builder):
-            self._pending.append(self._builder.build())
-            self._builder = TableBuilder(audit=self.audit)
-        self._pending.append(tables)
-        self._pending_hands += tables.hands.num_rows
-        if self._pending_hands >= self.batch_size:
-            self.flush()
-
-    def flush(self) -> None:
-        if len(self._builder):
-            self._pending.append(self._builder.build())
-            self._builder = TableBuilder(audit=self.audit)
-        if not self._pending:
-            return
-        merged = {name: pa.concat_tables([t[name] for t in self._pending]) for name in self.names}
-        self._pending, self._pending_hands = [], 0
-        if self.partition_by:
-            self._write_partitioned(merged)
-        else:
-            for name, table in merged.items():
-                if table.num_rows:
-                    self._writers[name].write_table(table)
-        for name, table in merged.items():
-            self.counts[name] += table.num_rows
-
-    def _write_partitioned(self, merged: dict[str, pa.Table]) -> None:
-        import pyarrow.compute as pc
-        import pyarrow.dataset as ds
-
-        hands = merged["hands"]
-        keys = {
-            "game": hands["game"],
-            "date": pc.strftime(hands["started_at"], format="%Y-%m-%d"),
-            "site": hands["site"],
-            "table": hands["table"],
-        }
-        fmt = ds.ParquetFileFormat()
-        opts = fmt.make_write_options(compression=self.compression)
-        partitioning = ds.partitioning(
-            pa.schema([(k, pa.string()) for k in self.partition_by]), flavor="hive"
-        )
-        for name, table in merged.items():
-            if not table.num_rows or name == "errors":
-                continue
-            # each row's partition values are its hand's (rows keep their order)
-            at = pc.index_in(table["hand_id"], value_set=hands["hand_id"])
-            for k in self.partition_by:
-                col = keys[k] if name == "hands" else keys[k].take(at)
-                if k in table.column_names:
-                    table = table.drop_columns([k])
-                table = table.append_column(k, col)
-            ds.write_dataset(
-                table,
-                self.directory / name,
-                format=fmt,
-                file_options=opts,
-                partitioning=partitioning,
-                basename_template=f"part-{self._parts}-{{i}}.parquet",
-                existing_data_behavior="overwrite_or_ignore",
-            )
-        errors = merged.get("errors")
-        if errors is not None and errors.num_rows:
-            import pyarrow.parquet as pq
-
-            (self.directory / "errors").mkdir(exist_ok=True)
-            pq.write_table(errors, self.directory / "errors" / f"part-{self._parts}.parquet")
-        self._parts += 1
-
-    def close(self) -> None:
-        self.flush()
-        for w in self._writers.values():
-            w.close()
-
-    def __enter__(self) -> ParquetSink:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        return getattr(warehouse, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

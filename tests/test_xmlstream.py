@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from histkit.reading.xmlstream import XmlError, iter_xml, looks_like_xml
+from histkit.reading.xmlstream import XmlBreak, XmlError, iter_xml, iter_xml_items, looks_like_xml
 
 SESSION = """<?xml version="1.0" encoding="utf-8"?>
 <session code="1">
@@ -53,3 +53,28 @@ def test_a_broken_document_stops_at_its_line_after_the_good_hands() -> None:
 def test_looks_like_xml() -> None:
     assert looks_like_xml('\ufeff <?xml version="1.0"?>') and looks_like_xml("<game>")
     assert not looks_like_xml("PokerStars Hand #1")
+
+
+def test_reading_starts_again_at_the_next_hand_after_a_break() -> None:
+    text = SESSION.replace("</round>\n  </game>", "\n  </game>")  # a closing tag lost
+    got = list(iter_xml_items(text.split("\n"), frozenset({"game"})))
+    assert [(k, getattr(e, "tag", None), e.line) for k, e in got] == [
+        ("context", "general", 3),
+        ("break", None, 6),
+        ("hand", "game", 7),
+    ]
+    broken = got[1][1]
+    assert isinstance(broken, XmlBreak) and broken.hand is not None
+    assert broken.hand.get("code") == "10" and "mismatched tag" in broken.message
+
+
+def test_a_break_between_hands_and_at_the_end() -> None:
+    text = '<s>\n<game id="1"/>\n<junk <<\n<x/>\n<game id="2"/>\n<game id="3">\n'
+    got = list(iter_xml_items(text.split("\n"), frozenset({"game"})))
+    kinds = [(k, e.line, getattr(e, "hand", None) is not None) for k, e in got]
+    assert kinds == [
+        ("hand", 2, False),
+        ("break", 3, False),
+        ("hand", 5, False),
+        ("break", 7, True),  # the file ends inside hand 3 (its last line)
+    ]

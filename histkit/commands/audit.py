@@ -23,6 +23,7 @@ from histkit.cli import (
     plural,
     progress_bar,
 )
+from histkit.textsafe import CsvWriter
 
 if TYPE_CHECKING:
     from histkit.audit import AuditReport
@@ -49,7 +50,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="house rules to audit under: a site's (pokerstars, fulltilt, ...), casino "
         "(Robert's Rules), or a TOML file (default: each hand's own site's rules)",
     )
-    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "csv"),
+        default="text",
+        help="text: a summary and each violation; json: counts, coverage and every record; "
+        "csv: one row per violation (hand_id, code, severity, street, line, expected, "
+        "reported, message), a text cell that begins with = + - @ tab or CR getting a "
+        "leading apostrophe so a spreadsheet shows it as text (default text)",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write the report here (default stdout)")
     p.add_argument(
         "--info",
@@ -91,8 +100,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = _text(report, shown, profile_name, args.info)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        from histkit.atomic import atomic_write_text
+
+        atomic_write_text(args.output, text)  # whole or not at all
         if args.format != "text":
             print(_verdict(report, profile_name), file=sys.stderr)
     else:
@@ -101,8 +111,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _csv(violations: tuple[Violation, ...]) -> str:
+    """Excel's CSV; text cells starting like a formula get an apostrophe (`CsvWriter`)."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = CsvWriter(buf, csv.excel)
     w.writerow(FIELDS)
     for v in violations:
         w.writerow(
@@ -130,8 +141,13 @@ def _site_rules(sites: tuple[str, ...]) -> str:
 
 def _verdict(report: AuditReport, profile: str) -> str:
     errors = report.errors
+    unread = (
+        f"; {plural(len(report.unreadable), 'file')} could not be read" if report.unreadable else ""
+    )
     if not errors and not report.rejected:
-        return f"OK: {plural(report.hands, 'hand')} audited under '{profile}', no violation."
+        return (
+            f"OK: {plural(report.hands, 'hand')} audited under '{profile}', no violation{unread}."
+        )
     parts = []
     if errors:
         hands = len({v.hand_id for v in errors})
@@ -140,7 +156,9 @@ def _verdict(report: AuditReport, profile: str) -> str:
     if report.rejected:
         parts.append(f"{plural(len(report.rejected), 'hand')} rejected by the parser")
     return (
-        f"FAIL: {plural(report.hands, 'hand')} audited under '{profile}': " + "; ".join(parts) + "."
+        f"FAIL: {plural(report.hands, 'hand')} audited under '{profile}': "
+        + "; ".join(parts)
+        + f"{unread}."
     )
 
 
@@ -162,10 +180,16 @@ def _text(
         out.append(
             f"Rejected {where}" + (f" hand #{r.hand_id}" if r.hand_id else "") + f": {r.reason}"
         )
-    if report.rejected:
+    for r in report.unreadable:  # files, not hands
+        where = f"{r.source_file}:{r.line}" if r.line else r.source_file
+        why = r.reason.removeprefix("unreadable file: ").removeprefix("cannot read file: ")
+        out.append(f"Unreadable file {where}: {why}")
+    if report.rejected or report.unreadable:
         out.append("")
     if report.skipped:
         out.append(f"({plural(report.skipped, 'hand')} of other games skipped.)")
+    if report.duplicates.copies:
+        out.append(report.duplicates.text())
     if info:
         for hand_id, where, what in report.partly_checked:
             out.append(f"Hand #{hand_id} ({where}) checked in part: not {'; not '.join(what)}.")

@@ -28,7 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "Parse hand-history files or folders (recursively) and write hands, seats, "
             "actions, cards and errors as Parquet files into OUTDIR. Hands of other games "
             "are skipped; stud hands that cannot be parsed are rejected and listed in "
-            "errors.parquet with file, line and reason."
+            "errors.parquet with file, line and reason. The tables appear in OUTDIR only "
+            "when the run completes, all together, with the completion record "
+            "OUTDIR/_histkit.json that readers require; an earlier result in OUTDIR is "
+            "replaced whole, and a run that fails or is interrupted leaves it as it was."
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
@@ -51,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--overwrite",
         action="store_true",
-        help="with --partition-by: replace the datasets already in OUTDIR",
+        help="accepted for older scripts; a result already in OUTDIR is always replaced whole",
     )
     add_jobs_option(p)
     p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
@@ -61,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run_parse(args: argparse.Namespace) -> int:
     from histkit.parallel import run
-    from histkit.tables import ParquetSink
+    from histkit.warehouse import ParquetSink, WarehouseError
 
     paths = existing_paths(args.paths)
     if args.batch_size < 1:
@@ -72,6 +75,7 @@ def _run_parse(args: argparse.Namespace) -> int:
     skipped: Counter[str] = Counter()
     rejected: list[Any] = []
     unknown: list[Any] = []
+    unreadable: list[Any] = []  # files that could not be read (counted as files, not hands)
     try:
         sink = ParquetSink(
             args.output,
@@ -80,22 +84,42 @@ def _run_parse(args: argparse.Namespace) -> int:
             partition_by=parse_partition(args.partition_by),
             overwrite=args.overwrite,
         )
-    except ValueError as e:
+    except WarehouseError as e:
         raise UsageError(str(e)) from None
-    with sink, progress_bar(enabled=not args.quiet, desc="parsing") as bar:
-        for r in run(paths, jobs=jobs, site=check_site(args.site), audit=args.audit):
-            if r.tables is not None:
-                sink.add_tables(r.tables)
-            found = files.setdefault(r.source, set())
-            found.update(site for site, _ in r.sites)
-            sites.update(r.sites)
-            skipped.update(r.skipped)
-            rejected.extend(r.rejected)
-            unknown.extend(r.unknown)
-            bar.update(r.hands)
+    except OSError as e:
+        raise UsageError(f"cannot write to {args.output}: {e.strerror or e}") from None
+    try:
+        # the tables become OUTDIR's result when the block ends normally, all together;
+        # an exception or Ctrl-C leaves OUTDIR as it was
+        with sink, progress_bar(enabled=not args.quiet, desc="parsing") as bar:
+            for r in run(paths, jobs=jobs, site=check_site(args.site), audit=args.audit):
+                if r.tables is not None:
+                    sink.add_tables(r.tables)
+                found = files.setdefault(r.source, set())
+                found.update(site for site, _ in r.sites)
+                sites.update(r.sites)
+                skipped.update(r.skipped)
+                rejected.extend(x for x in r.rejected if x.kind != "unreadable")
+                unreadable.extend(x for x in r.rejected if x.kind == "unreadable")
+                unknown.extend(r.unknown)
+                bar.update(r.hands)
+    except WarehouseError as e:
+        raise UsageError(str(e)) from None
     if not args.quiet:
-        print(_parse_summary(files, sites, skipped, rejected, unknown, args.output, sink.counts))
+        summary = _parse_summary(
+            files, sites, skipped, rejected, unknown, unreadable, args.output, sink.counts
+        )
+        print(summary + _replaced(sink.replaced, args.output))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
+
+
+def _replaced(held: str | None, outdir: str) -> str:
+    """Said, not silent: what the run replaced in OUTDIR."""
+    if held == "complete":
+        return f"\nReplaced the earlier result in {outdir}/."
+    if held == "incomplete":
+        return f"\nReplaced the tables of an earlier run in {outdir}/ that did not complete."
+    return ""
 
 
 def parse_partition(text: str | None) -> tuple[str, ...]:
@@ -108,6 +132,7 @@ def _parse_summary(
     skipped: Counter[str],
     rejected: list[Any],
     unknown: list[Any],
+    unreadable: list[Any],
     outdir: str,
     counts: dict[str, int],
 ) -> str:
@@ -138,6 +163,11 @@ def _parse_summary(
         lines.extend(f"  {u.source_file}: {u.reason}" for u in unknown[:20])
         if len(unknown) > 20:
             lines.append(f"  ... and {len(unknown) - 20} more (see errors.parquet)")
+    if unreadable:
+        lines.append(f"Could not read {plural(len(unreadable), 'file')}:")
+        lines.extend(f"  {u.source_file}: {u.reason}" for u in unreadable[:20])
+        if len(unreadable) > 20:
+            lines.append(f"  ... and {len(unreadable) - 20} more (see errors.parquet)")
     lines.append(f"Rejected {plural(len(rejected), 'hand')}" + (":" if rejected else "."))
     for r in rejected[:20]:
         where = f"{r.source_file}:{r.line}" if r.line else r.source_file

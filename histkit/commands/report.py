@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from histkit.cli import (
@@ -38,12 +39,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    from histkit.atomic import atomic_write_text
     from histkit.report import build_report
     from histkit.stats import load
 
     paths = existing_paths(args.paths)
+    if os.path.isdir(args.output):  # said before the work, not after
+        raise UsageError(f"cannot write {args.output}: is a folder")
     if args.top < 0:
         raise UsageError("--top must be 0 or more")
     filters = filters_from(args, player=None)
@@ -57,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         html = build_report(tables, args.player, filters=filters, top=args.top)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    Path(args.output).write_text(html, encoding="utf-8")
+    try:
+        atomic_write_text(args.output, html)  # whole or not at all
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
     print(f"Wrote {args.output} ({len(html) // 1024:,} KiB).", file=sys.stderr)
     return EXIT_OK

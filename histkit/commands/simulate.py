@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import ExitStack
+from pathlib import Path
 
 from histkit.cli import EXIT_OK, UsageError, plural, progress_bar
 
@@ -84,6 +86,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from histkit.atomic import atomic_path, atomic_write_text
     from histkit.simulate import FAULT_KINDS, SimulationError, parse_stakes, write_session
     from histkit.simulate.config import RakeSchedule
 
@@ -104,8 +107,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if stakes is not None and args.tournament:
         raise UsageError("--stakes is for cash games; tournaments use their own levels")
+    out = Path(args.output)
+    side = out.with_name(out.name + ".faults.jsonl")
     last = 0
-    with progress_bar(enabled=not args.quiet and args.hands >= 2000, desc="simulating") as bar:
+    # written under temporary names, renamed into place when complete: an interrupted run
+    # leaves the earlier files (ExitStack renames the sidecar, then the hands)
+    with (
+        progress_bar(enabled=not args.quiet and args.hands >= 2000, desc="simulating") as bar,
+        ExitStack() as stack,
+    ):
 
         def advance(n: int) -> None:
             nonlocal last
@@ -113,8 +123,10 @@ def run(args: argparse.Namespace) -> int:
             last = n
 
         try:
+            tmp = stack.enter_context(atomic_path(out))
+            tmp_side = stack.enter_context(atomic_path(side)) if args.faults else None
             report = write_session(
-                args.output,
+                tmp,
                 args.game,
                 args.hands,
                 players=args.players,
@@ -129,24 +141,27 @@ def run(args: argparse.Namespace) -> int:
                 newline="\r\n" if args.crlf else "\n",
                 progress=advance,
                 site=args.site,
+                sidecar=tmp_side,
             )
         except (SimulationError, ValueError) as e:
             raise UsageError(str(e)) from None
+        except OSError as e:
+            raise UsageError(f"cannot write {e.filename or args.output}: {e.strerror}") from None
     profile_note = ""
     if args.faults and "wrong_rake" in kinds and not args.tournament:
-        toml = f"{report.path}.profile.toml"
-        with open(toml, "w", encoding="utf-8") as f:
-            f.write(
-                "# The house's rules for this simulated file: PokerStars' plus its rake ceiling,\n"
-                "# so that `histkit audit --profile` can flag a rake above the schedule.\n"
-                'base = "pokerstars"\nname = "simulated-house"\n'
-                f"rake_max_percent = {RAKE_PERCENT}\n"
-            )
+        toml = f"{out}.profile.toml"
+        atomic_write_text(
+            toml,
+            "# The house's rules for this simulated file: PokerStars' plus its rake ceiling,\n"
+            "# so that `histkit audit --profile` can flag a rake above the schedule.\n"
+            'base = "pokerstars"\nname = "simulated-house"\n'
+            f"rake_max_percent = {RAKE_PERCENT}\n",
+        )
         profile_note = f" (audit it with --profile {toml})"
     if not args.quiet:
-        msg = f"Wrote {plural(report.hands, 'hand')} of {args.game} ({args.site}) to {report.path}"
+        msg = f"Wrote {plural(report.hands, 'hand')} of {args.game} ({args.site}) to {out}"
         if report.sidecar is not None:
-            msg += f"; {plural(report.faults, 'planted fault')} listed in {report.sidecar}"
+            msg += f"; {plural(report.faults, 'planted fault')} listed in {side}"
             msg += profile_note
         print(msg + ".", file=sys.stderr)
     return EXIT_OK

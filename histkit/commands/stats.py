@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import sys
@@ -19,6 +20,7 @@ from histkit.cli import (
     existing_paths,
     plural,
 )
+from histkit.textsafe import clip, frame_csv
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -67,7 +69,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--player", metavar="NAME", help="only this player")
     add_filter_options(p)
     p.add_argument("--by", choices=("game", "stakes", "table"), help="one row per player and ...")
-    p.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "csv", "json"),
+        default="text",
+        help="text (names clipped to fit), csv or json (names whole); in csv, a text cell "
+        "beginning with = + - @ tab or CR, or with an apostrophe, gets a leading apostrophe "
+        "so spreadsheets do not run it as a formula: remove one to recover the name",
+    )
     p.add_argument("--min-hands", type=int, default=1, metavar="N", help="hide smaller samples")
     p.add_argument(
         "--no-audit",
@@ -136,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json.dumps(_records(stats), indent=2) + "\n"
     elif args.format == "csv":
-        text = stats.to_csv(index=False)
+        text = frame_csv(stats, _CsvLf)
     else:
         text = _text(stats, args.by, n_hands=int(facts["hand_id"].nunique()))
         if args.player:
@@ -145,11 +154,18 @@ def run(args: argparse.Namespace) -> int:
             cats = category_results(facts=facts)
             text += "".join(_detail(r, cats) for r in stats.to_dict(orient="records"))
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        from histkit.atomic import atomic_write_text
+
+        atomic_write_text(args.output, text, newline="")  # whole or not at all
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+class _CsvLf(csv.excel):
+    """Line ends as pandas' `to_csv` wrote them before the cells were made safe."""
+
+    lineterminator = "\n"
 
 
 def _plain(v: Any) -> Any:
@@ -199,7 +215,7 @@ def _text(stats: pd.DataFrame, by: str | None, *, n_hands: int) -> str:
         unit = "chip" if r["money"] == "chips" else "cent"
         cur = None if unit == "chip" else r["money"]
         rows.append(
-            [str(r[k]) for k in keys]
+            [clip(str(r[k])) for k in keys]
             + [_cell(r[c], kind, unit, cur) for c, _, kind in _TEXT_COLUMNS]
         )
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
@@ -244,8 +260,8 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame) -> str:
         v = int(r[c])
         return ("+" if v > 0 else "") + format_money(v, unit, cur)
 
-    by = "".join(f", {k} {r[k]}" for k in ("game", "stakes", "table") if k in r)
-    out = ["", f"== {r['player']} ({r['money']}{by}): {r['hands']:,} hands"]
+    by = "".join(f", {k} {clip(str(r[k]))}" for k in ("game", "stakes", "table") if k in r)
+    out = ["", f"== {clip(r['player'])} ({r['money']}{by}): {r['hands']:,} hands"]
     out.append(
         f"3rd street: VPIP {pct('vpip')} · completed/raised {pct('complete_raise')} · "
         f"bring-in {pct('bring_in')} · steal {pct('steal')} of {r['steal_opps']} spots · "

@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from histkit.cards import Card, parse_card
 from histkit.dialects.fastpath import LineMatcher
-from histkit.dialects.sink import UP3, HandError, HandSink, clip_line
+from histkit.dialects.sink import MAX_AMOUNT, UP3, HandError, HandSink, clip_line
 from histkit.model import ActionKind, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
 
 if TYPE_CHECKING:
@@ -51,6 +51,9 @@ _SEVENTH = Street.SEVENTH
 _UP_TRUE = (True,)
 _UP_FALSE = (False,)
 _ZONES: dict[str, ZoneInfo] = {}
+# an amount's whole part of more digits is over MAX_AMOUNT in any unit: refused before
+# int() builds it (a string of 5,000 digits would not even convert)
+_AMOUNT_DIGITS: Final = len(str(MAX_AMOUNT))
 
 
 def _zone(name: str) -> ZoneInfo | None:
@@ -121,16 +124,25 @@ class LineReader:
         offset = self.offset
         numbers = self.block.numbers
         it = iter(tokens)
-        if header is not None:
-            first = next(it)
-            handlers[first.type](self, header, offset + first.line)
-        for tok in it:
-            typ = tok.type
-            line = offset + tok.line if numbers is None else numbers[tok.line - 1]
-            m = regex[typ].match(tok.value)
-            if m is None:  # pragma: no cover - the lexer matched this very regex
-                raise HandError(f"internal: {typ} does not re-match {clip_line(tok.value)}", line)
-            handlers[typ](self, m, line)
+        line, text = offset + 1, ""
+        try:
+            if header is not None:
+                first = next(it)
+                text = first.value
+                handlers[first.type](self, header, offset + first.line)
+            for tok in it:
+                typ, text = tok.type, tok.value
+                line = offset + tok.line if numbers is None else numbers[tok.line - 1]
+                m = regex[typ].match(text)
+                if m is None:  # pragma: no cover - the lexer matched this very regex
+                    raise HandError(f"internal: {typ} does not re-match {clip_line(text)}", line)
+                handlers[typ](self, m, line)
+        except HandError:
+            raise
+        except (ValueError, OverflowError) as e:
+            # a field the grammar accepted that no handler could convert (a date out of
+            # the calendar, a number of thousands of digits): the hand's error, not a crash
+            raise HandError(f"line not understood: {clip_line(text)} ({e})", line) from e
         return self.sink.build()
 
     def read_fast(self, matcher: LineMatcher, header: re.Match[str]) -> Hand | None:
@@ -200,6 +212,8 @@ class LineReader:
         whole, dot, frac = digits.partition(d.decimal)
         if not whole.isdigit() and not (dot and not whole and frac.isdigit()):
             raise HandError(f"amount {text!r} is not a number", line)
+        if len(whole) > _AMOUNT_DIGITS and len(whole.lstrip("0")) > _AMOUNT_DIGITS:
+            raise self._too_large(text, line)
         if self.unit is Unit.CENT:
             if len(frac) > 2 or (dot and not frac) or (frac and not frac.isdigit()):
                 raise HandError(f"amount {text!r} has more than cents", line)
@@ -208,10 +222,19 @@ class LineReader:
             if dot and frac.strip("0"):
                 raise HandError(f"chip amount {text!r} is not a whole number", line)
             value = int(whole)
+        if value > MAX_AMOUNT:  # it would overflow the tables (sink.MAX_AMOUNT)
+            raise self._too_large(text, line)
         if len(self._money) > 100_000:  # amounts repeat a lot; keep the memo bounded
             self._money.clear()
         self._money[text] = value
         return value
+
+    def _too_large(self, text: str, line: int) -> HandError:
+        return HandError(
+            f"amount {clip_line(text, 60)} is too large "
+            f"(more than {MAX_AMOUNT:,} {self.unit.value}s)",
+            line,
+        )
 
     def cards(self, text: str, line: int = 0) -> tuple[Card | None, ...]:
         """ "Ah 2c 3s" -> cards; the site's tokens for a hidden card ("X") -> None. A
@@ -288,7 +311,7 @@ def utc_start(
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.sink.table(m["name"], int(m["max"]) if m["max"] else None)
+    r.sink.table(m["name"], int(m["max"]) if m["max"] else None, line)
 
 
 def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:

@@ -99,7 +99,7 @@ from histkit.model import (
     Unit,
 )
 from histkit.reading.split import HandBlock, ParseIssue
-from histkit.reading.xmlstream import XmlElement, XmlError, iter_xml
+from histkit.reading.xmlstream import XmlBreak, XmlElement, iter_xml_items
 from histkit.rules.profile import RakeSplit, RuleProfile
 
 __all__ = ["IPOKER", "IPoker"]
@@ -133,26 +133,6 @@ class _Read:
     stakes: Stakes | None
     level: Level
     line: int
-
-
-class _Tail:
-    """The file's lines as they go to the XML parser, noting the hand element open at the
-    moment (its line and gamecode) and whether the input has ended."""
-
-    _GAME = re.compile(r'<(/?)game\b(?:[^>]*?gamecode="([^"]*)")?')
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self.lines = lines
-        self.game: tuple[int, str | None] | None = None
-        self.ended = False
-
-    def __iter__(self) -> Iterator[str]:
-        for no, line in enumerate(self.lines, 1):
-            if "game" in line:
-                for m in self._GAME.finditer(line):
-                    self.game = None if m[1] else (no, m[2])
-            yield line
-        self.ended = True
 
 
 class _File:
@@ -290,37 +270,32 @@ class IPoker(XmlDialect):
         context: dict[str, XmlElement] = {}
         state = _File()
         queue: deque[Hand | ParseIssue | _Read] = deque()
-        tail = _Tail(lines)
         seen = False
-        try:
-            for kind, elem in iter_xml(tail, self.hand_tags):
-                if kind == "context":
-                    context[elem.tag] = elem
-                    continue
-                seen = True
-                got = self._one(elem, context, source, state)
-                if queue and isinstance(got, (_Read, Hand)):
-                    level = got.level if isinstance(got, _Read) else _level_of(got)
-                    for i, item in enumerate(queue):
-                        if not isinstance(item, _Read):
-                            continue
-                        known = state.lookup(item.level)
-                        if known is not None and _same(item.level, level):
-                            queue[i] = _finish(item, known, source)
-                        elif not _same(item.level, level):
-                            queue[i] = _issue(item, source)
-                queue.append(got)
-                while queue and not isinstance(queue[0], _Read):
-                    yield queue.popleft()  # type: ignore[misc]
-        except XmlError as e:
-            if tail.game is not None:  # inside a hand: that hand is lost
-                line, hand_id = tail.game
-                why = "the file ends inside it (truncated?)" if tail.ended else str(e)
-                queue.append(ParseIssue(source, e.line if not tail.ended else line, None,
-                                        hand_id, "rejected", f"hand not read: {why}"))  # fmt: skip
-            elif not tail.ended or not seen:
-                queue.append(ParseIssue(source, e.line, None, None, "rejected", str(e)))
+        for kind, elem in iter_xml_items(lines, self.hand_tags):
+            if isinstance(elem, XmlBreak):
+                issue = self.broken(elem, source, seen=seen)
+                if issue is not None:
+                    seen = True
+                    queue.append(issue)
+                continue
+            if kind == "context":
+                context[elem.tag] = elem
+                continue
             seen = True
+            got = self._one(elem, context, source, state)
+            if queue and isinstance(got, (_Read, Hand)):
+                level = got.level if isinstance(got, _Read) else _level_of(got)
+                for i, item in enumerate(queue):
+                    if not isinstance(item, _Read):
+                        continue
+                    known = state.lookup(item.level)
+                    if known is not None and _same(item.level, level):
+                        queue[i] = _finish(item, known, source)
+                    elif not _same(item.level, level):
+                        queue[i] = _issue(item, source)
+            queue.append(got)
+            while queue and not isinstance(queue[0], _Read):
+                yield queue.popleft()  # type: ignore[misc]
         for item in queue:
             yield _issue(item, source)
         if not seen:
@@ -396,9 +371,9 @@ class IPoker(XmlDialect):
             "buy_in": (general.findtext("buyin") or None) if tournament else None,
             "table": table,
         }
-        stakes = (
-            (r.money(m["sb"], general.line), r.money(m["bb"], general.line)) if m["sb"] else None
-        )
+        at = general.find("gametype")
+        where = at.line if at is not None else general.line  # the line that states them
+        stakes = (r.money(m["sb"], where), r.money(m["bb"], where)) if m["sb"] else None
         rounds = sorted(elem.findall("round"), key=lambda x: int(_at(x, "no") or "-1"))
         acting = {c.get("player") for rnd in rounds for c in rnd.children}
         rows = []

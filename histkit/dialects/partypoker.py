@@ -220,7 +220,7 @@ def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def on_players(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.sink.table(r.sink.table_name, int(m["max"]) if m["max"] else None)
+    r.sink.table(r.sink.table_name, int(m["max"]) if m["max"] else None, line)
 
 
 def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:

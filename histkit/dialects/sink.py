@@ -56,7 +56,7 @@ from histkit.model import (
     Unit,
 )
 
-__all__ = ["HandError", "HandSink", "UP3", "clip_line"]
+__all__ = ["MAX_AMOUNT", "MAX_SEAT", "HandError", "HandSink", "UP3", "clip_line"]
 
 
 class HandError(ValueError):
@@ -94,6 +94,22 @@ _HAND = constructor(Hand)
 
 # the up/down pattern of a 3rd-street deal: two down, one up
 UP3: Final = (False, False, True)
+
+# The largest amount a hand may state, in minor units (10**13 dollars, or a quadrillion
+# chips: no real hand comes near). The tables hold amounts as int64 (up to ~9.2 * 10**18),
+# and they also hold sums of a hand's amounts (contributions, pots, net, ending stacks):
+# with each amount at most 10**15, a hand's sums stay below 10**18 unless it states
+# thousands of amounts, which `HandSink.build` then adds up (`_MANY`). A larger amount is
+# a rejected hand at its line, never an overflow when the tables are built (issue 19).
+MAX_AMOUNT: Final = 10**15
+# Seat numbers, a table's seat count and side pot numbers go to int32 columns; any real
+# one is a few units (seat 0 exists: iPoker), so anything above this is a misread.
+MAX_SEAT: Final = 999
+# Facts (events, seats, summary lines) a hand may have before `build` adds up its amounts:
+# below this many, no sum of amounts of at most MAX_AMOUNT each (or of a site's
+# running totals of them) can reach int64's range.
+_MANY: Final = 500
+_SUM_LIMIT: Final = 2**62  # half of int64's range: a margin for a difference of two sums
 _THIRD: Final = Street.THIRD
 _ANTE: Final = ActionKind.ANTE
 
@@ -194,13 +210,18 @@ class HandSink:
         if table is not None:
             self.table_name = table
         if max_seats is not None:
-            self.max_seats = max_seats
+            self.max_seats = _seat_count(max_seats, self.start_line)
 
-    def table(self, name: str, max_seats: int | None) -> None:
+    def table(self, name: str, max_seats: int | None, line: int | None = None) -> None:
+        """The table's name and seat count (`line`: the line that says so, for an error)."""
         self.table_name = name
+        if max_seats is not None:
+            max_seats = _seat_count(max_seats, line or self.start_line)
         self.max_seats = max_seats
 
     def seat(self, no: int, player: str, stack: int, sitting_out: bool, line: int) -> None:
+        if not 0 <= no <= MAX_SEAT:
+            raise HandError(f"seat number {_num(no)} is out of range (0 to {MAX_SEAT})", line)
         if player in self.players or no in self.seat_nos:
             raise HandError(f"seat {no} ({player!r}) is listed twice", line)
         player = sys.intern(player)
@@ -307,6 +328,8 @@ class HandSink:
     ) -> None:
         """Chips paid from a pot: PotKind.POT (the only pot), MAIN, SIDE `index` (1..), or
         TOTAL (the player's winnings over all pots); `half` when the site names it."""
+        if not 0 <= index <= MAX_SEAT:
+            raise HandError(f"side pot number {_num(index)} is out of range", line)
         self.events.append(_COLLECT(self.player(player, line), amount, pot, index, line, half))
 
     def no_low(self, line: int) -> None:
@@ -378,10 +401,36 @@ class HandSink:
 
     # -- the hand ----------------------------------------------------------------------
 
+    def _check_sums(self) -> None:
+        """A hand of very many facts: its amounts, added up, must fit the tables' int64
+        columns (every sum the tables hold is at most this one); else it is rejected at
+        the line where the total goes over."""
+        total = sum(abs(s.stack) for s in self.seats)
+        for e in self.events:
+            if isinstance(e, Action):
+                total += abs(e.amount) + abs(e.to_amount or 0)
+            elif isinstance(e, (Collect, UncalledBet)):
+                total += abs(e.amount)
+            else:
+                continue
+            if total > _SUM_LIMIT:
+                raise HandError("the hand's amounts add up to more than the tables hold", e.line)
+        total += sum(abs(r.won) for r in self.results)
+        if self.pot is not None:
+            pot_total, rake, main, sides, fee = self.pot
+            total += abs(pot_total) + abs(rake) + abs(main or 0) + sum(map(abs, sides)) + abs(fee)
+        if total > _SUM_LIMIT:
+            raise HandError(
+                "the hand's amounts add up to more than the tables hold",
+                self.summary_line or self.start_line,
+            )
+
     def build(self) -> Hand:
         h = self.head
         if not h:
             raise HandError("the hand has no header", self.start_line)
+        if len(self.events) + len(self.seats) + len(self.results) > _MANY:
+            self._check_sums()
         summary = None
         if self.pot is not None:
             total, rake, main, sides, fee = self.pot
@@ -426,3 +475,16 @@ class HandSink:
             table_hand=h["table_hand"],
             dialect=self.dialect,
         )
+
+
+def _num(n: int) -> str:
+    """A number for an error message, cut short when it is absurdly long."""
+    text = str(n)
+    return text if len(text) <= 24 else f"{text[:20]}... ({len(text)} digits)"
+
+
+def _seat_count(n: int, line: int) -> int:
+    """A table's seat count, checked: it goes to an int32 column."""
+    if not 0 <= n <= MAX_SEAT:
+        raise HandError(f"a table of {_num(n)} seats is out of range (at most {MAX_SEAT})", line)
+    return n

@@ -95,7 +95,7 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
     """The table; a tournament's id is in its table name: 'NAME(tournament id)#table'."""
     name = m["name"]
-    r.sink.table(name, int(m["max"]))
+    r.sink.table(name, int(m["max"]), line)
     head = r.scratch.get("head")
     if head is not None and head["unit"] is Unit.CHIP:
         tid = _TABLE_TID.search(name)

@@ -81,7 +81,9 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.table(
-        m["qname"] if m["qname"] is not None else m["name"], int(m["max"]) if m["max"] else None
+        m["qname"] if m["qname"] is not None else m["name"],
+        int(m["max"]) if m["max"] else None,
+        line,
     )
 
 

@@ -17,7 +17,7 @@ from typing import ClassVar
 from histkit.dialects.base import Dialect, HandBlock, ParseIssue
 from histkit.dialects.builder import HandError, LineReader
 from histkit.model import Hand
-from histkit.reading.xmlstream import XmlElement, XmlError, iter_xml
+from histkit.reading.xmlstream import XmlBreak, XmlElement, iter_xml_items
 
 __all__ = ["XmlDialect"]
 
@@ -51,18 +51,36 @@ class XmlDialect(Dialect):
         """Every hand or issue of one XML file's lines, in order."""
         context: dict[str, XmlElement] = {}
         seen = False
-        try:
-            for kind, elem in iter_xml(lines, self.hand_tags):
-                if kind == "context":
-                    context[elem.tag] = elem
-                    continue
+        for kind, item in iter_xml_items(lines, self.hand_tags):
+            if isinstance(item, XmlBreak):
+                issue = self.broken(item, source, seen=seen)
+                if issue is not None:
+                    seen = True
+                    yield issue
+            elif kind == "context":
+                context[item.tag] = item
+            else:
                 seen = True
-                yield self._hand(elem, context, source)
-        except XmlError as e:
-            seen = True
-            yield ParseIssue(source, e.line, None, None, "rejected", str(e))
+                yield self._hand(item, context, source)
         if not seen:
             yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+
+    def broken(self, at: XmlBreak, source: str, *, seen: bool) -> ParseIssue | None:
+        """Where the XML stops being well-formed: the hand open there is rejected by its
+        id (reading goes on at the next hand); a file that ends with only its outer
+        elements left open, after hands, loses nothing and says nothing."""
+        if at.hand is not None:
+            hand_id = self.hand_id_of(at.hand)
+            if at.at_end:
+                why = "the file ends inside it (truncated?)"
+            else:  # expat may notice only lines later: the hand's own line, and where
+                why = f"{at.message} (line {at.line})"
+            return ParseIssue(
+                source, at.hand.line, None, hand_id, "rejected", f"hand not read: {why}"
+            )
+        if at.at_end and seen:
+            return None
+        return ParseIssue(source, at.line, None, None, "rejected", at.message)
 
     def _hand(
         self, elem: XmlElement, context: dict[str, XmlElement], source: str

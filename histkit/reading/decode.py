@@ -3,20 +3,30 @@ LF, CRLF or old Mac CR line ends; binary data refused, never guessed at.
 
 Files are read in pieces of whole lines (about 1 MB), so memory stays flat however big the
 file; the common case (UTF-8 with LF or CRLF, no control bytes) decodes a whole piece at
-once, anything else line by line with the line number where reading stopped.
+once, anything else line by line.
+
+Whether a file is binary is a property of the file, judged from its first bytes
+(`binary_file`: a known signature, or many control bytes). In a text file, a line with a
+stray control byte or a byte no accepted encoding reads is a *damaged* line: it is read
+without those bytes and reported (`Damage`), so that only its hand is lost. Only a stretch
+that is binary data itself (a run of control bytes, as a zeroed or appended blob has) stops
+reading, with `UnreadableFile` at its line.
 """
 
 from __future__ import annotations
 
-import codecs
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import BinaryIO
 
 __all__ = [
     "FALLBACK_ENCODING",
+    "Damage",
+    "DamagedLine",
     "UnreadableFile",
+    "binary_file",
     "decode_bytes",
     "decode_lines",
     "line_pieces",
@@ -39,6 +49,40 @@ class UnreadableFile(ValueError):
         self.line = line
 
 
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """A damaged line of a text file: its first byte that is not text (a control byte, or
+    a byte neither UTF-8 nor the fallback reads) at 1-based `column` of file `line`. The
+    reader rejects the hand the line belongs to, naming this."""
+
+    line: int
+    column: int
+    what: str  # "control byte 0x00", "byte 0x81, neither UTF-8 nor cp1252 text"
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"binary data in a line of text: {self.what} at line {self.line}, column {self.column}"
+        )
+
+
+class DamagedLine(str):
+    """A line read without the bytes that were not text in it (so the hand around it
+    keeps its place, and its header its id), marked so: `column` and `what` as in
+    `Damage`, whose line number the splitter, which counts lines, supplies."""
+
+    column: int
+    what: str
+
+    def __new__(cls, text: str, column: int, what: str) -> DamagedLine:
+        line = super().__new__(cls, text)
+        line.column, line.what = column, what
+        return line
+
+    def __reduce__(self) -> tuple[type[DamagedLine], tuple[str, int, str]]:
+        return DamagedLine, (str(self), self.column, self.what)
+
+
 _BOMS_UTF16 = (b"\xff\xfe", b"\xfe\xff")
 _READ_CHUNK = 1 << 20  # bytes read and decoded at a time (whole lines)
 # C0 control bytes that never occur in a text hand history (tab, LF, VT, FF, CR excluded)
@@ -46,26 +90,79 @@ _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 # the same bytes for bytes.translate: "any of them?" is a length check, ~8x faster than the
 # regex scan on text that has none (the regex then says where)
 _BINARY_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+# this many control bytes in a row are binary data, not a damaged line: a zeroed tail, a
+# blob appended to the text (stray bytes in a line come one to three at a time; the NUL
+# padding `_unpad` drops, at most two)
+_RUN = 8
+_BINARY_RUN = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]{%d}" % _RUN)
+# a line longer than this with control bytes in it is binary data too: memory stays
+# bounded while looking for its end (fixed, not `_READ_CHUNK`: reads never change results)
+_MAX_DAMAGED = 1 << 20
+
+_HEAD = 4096  # the first bytes of a file, which say whether it is text at all
+# signatures of the binary files most likely to be given a .txt name or dropped in a folder
+_MAGIC = (
+    (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
+    (b"PK\x05\x06", "an empty ZIP archive"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x7fELF", "an executable (ELF)"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x1f\x8b", "gzip-compressed data"),
+    (b"BZh", "bzip2-compressed data"),
+    (b"\xfd7zXZ\x00", "xz-compressed data"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Office document (OLE)"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+
+
+def binary_file(head: bytes) -> str | None:
+    """What a file is when its first bytes (`_HEAD` of them) say it is not text: a known
+    signature ("a PNG image"), or "binary data" when more than one byte in 16 is a control
+    byte (random or compressed bytes have one in ten; a text file with a damaged line or
+    two, or NUL padding, a handful). None for text. A UTF-16 BOM is text."""
+    if head.startswith(_BOMS_UTF16):
+        return None
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            if magic == b"BZh" and head[4:10] != b"1AY&SY":
+                continue  # "BZh" alone may start a line of text
+            return what
+    n = len(head) - len(head.translate(None, _BINARY_DELETE))
+    return "binary data" if n >= _RUN and n * 16 > len(head) else None
+
+
+def _binary_stretch(no: int) -> UnreadableFile:
+    return UnreadableFile(f"binary data, not a text hand history (line {no})", no)
 
 
 def line_pieces(f: BinaryIO, before: int = 0) -> Iterator[bytes]:
     """f's bytes, from where it stands, in pieces of whole lines of about `_READ_CHUNK`; only
-    the last piece may lack its line end. A stretch with no line end that holds binary data
-    raises `UnreadableFile` at its line (`before`: the file lines before f's first), so a
-    binary file is never held in memory whole."""
+    the last piece may lack its line end. A stretch with no line end that is binary data (a
+    run of control bytes, or control bytes in more than `_MAX_DAMAGED` bytes) raises
+    `UnreadableFile` at its line (`before`: the file lines before f's first), as
+    `decode_lines` would there, so a binary stretch is never held in memory whole."""
     no = before
     rest = bytearray()  # the start of a line whose end is in a later read
+    rest_binary = False  # it holds control bytes
     while data := f.read(_READ_CHUNK):
         cut = data.rfind(b"\n") + 1
-        if not cut:  # no line end yet: a very long line (or a binary file)
-            if _BINARY_BYTES.search(data):
-                raise UnreadableFile(
-                    f"binary data, not a text hand history (line {no + 1})", no + 1
-                )
+        if not cut:  # no line end yet: a very long line (or binary data)
+            if _has_binary(data):
+                rest_binary = True
+                if _BINARY_RUN.search(bytes(rest[-(_RUN - 1) :]) + data):
+                    raise _binary_stretch(no + 1)
+            if rest_binary and len(rest) + len(data) > _MAX_DAMAGED:
+                raise _binary_stretch(no + 1)
             rest += data
             continue
         piece = bytes(rest) + data[:cut] if rest else data[:cut]
         rest = bytearray(data[cut:])
+        rest_binary = _has_binary(rest)
         no += piece.count(b"\n")
         yield piece
     if rest:
@@ -87,7 +184,7 @@ def decodes(data: bytes, encoding: str) -> bool:
     return True
 
 
-def _has_binary(data: bytes) -> bool:
+def _has_binary(data: bytes | bytearray) -> bool:
     return len(data.translate(None, _BINARY_DELETE)) != len(data)
 
 
@@ -124,37 +221,55 @@ def decode_bytes(data: bytes, *, fallback: str = FALLBACK_ENCODING) -> str:
 
 
 def utf16_lines(f: BinaryIO) -> Iterator[str]:
-    """A UTF-16 file's lines (BOM first), decoded piece by piece. A single byte left over
-    at the very end (seen in real files: an odd trailing byte after the last line end) is
-    not text and is dropped; invalid text anywhere else raises `UnreadableFile` at its
-    line."""
-    decoder = codecs.getincrementaldecoder("utf-16")()
-    rest = ""
-    no = 0
+    """A UTF-16 file's lines (BOM first), piece by piece. Lines are cut at the bytes of a
+    line feed before they are decoded, each on its own, so one byte too many or too few
+    (an odd-length line) damages that line only instead of shifting every character after
+    it: the line comes as a `DamagedLine`, as does a line that is not valid UTF-16 or holds
+    control characters. A single byte left over at the very end (seen in real files: an
+    odd trailing byte after the last line end) is not text and is dropped."""
+    little = f.read(2) == b"\xff\xfe"
+    codec, lf = ("utf-16-le", b"\n\x00") if little else ("utf-16-be", b"\x00\n")
+    rest = b""
     while True:
         data = f.read(_READ_CHUNK)
-        try:
-            text = decoder.decode(data, final=False) if data else ""
-        except UnicodeDecodeError as e:
-            raise UnreadableFile(
-                f"invalid UTF-16 text (line {no + 1}: {e.reason})", no + 1
-            ) from None
-        text = rest + text
         if not data:
-            left, _ = decoder.getstate()
-            if len(left) > 1:
-                raise UnreadableFile(f"invalid UTF-16 text (line {no + 1}: truncated)", no + 1)
-            if text:
-                yield from _split_lines(text)
+            if len(rest) > 1:
+                yield from _utf16_line(rest, codec)
             return
-        cut = max(text.rfind("\n"), text.rfind("\r"))
-        if cut < 0 or (text[cut] == "\r" and cut == len(text) - 1):
-            rest = text  # no complete line yet (or a CR that may precede its LF)
-            continue
-        rest = text[cut + 1 :]
-        lines = list(_split_lines(text[: cut + 1]))
-        no += len(lines)
-        yield from lines
+        rest += data
+        cut = rest.rfind(
+            lf
+        )  # taken as found even at an odd offset: a damaged line, not a character
+        if cut < 0:
+            continue  # no complete line yet
+        pieces = rest[:cut].split(lf)
+        rest = rest[cut + 2 :]
+        for raw in pieces:
+            yield from _utf16_line(raw, codec)
+
+
+def _utf16_line(raw: bytes, codec: str) -> Iterator[str]:
+    """One line's bytes (CR line ends split after decoding), damaged or not."""
+    what = ""
+    if len(raw) % 2:
+        what, raw = "an odd number of bytes in UTF-16 text", raw[:-1]
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError as e:
+        what = what or f"invalid UTF-16 text at byte {e.start}"
+        text = raw.decode(codec, errors="replace")
+    m = _CONTROL.search(text)
+    if m and not what:
+        what = f"control character U+{ord(m.group()):04X}"
+    text = text.removesuffix("\r")
+    for line in _split_lines(text) if text else [""]:
+        if what:
+            clean = _CONTROL.sub("", line)
+            yield DamagedLine(
+                clean if clean.strip() else "\ufffd", (m.start() + 1) if m else 1, what
+            )
+        else:
+            yield line
 
 
 def _split_lines(text: str) -> Iterator[str]:
@@ -179,8 +294,9 @@ def text_pieces(
 ) -> Iterator[tuple[str, list[str]] | Iterator[str]]:
     """The file's lines in pieces: (text, its lines) for a chunk decoded in one go,
     an iterator for text that must be read line by line (UTF-16, CR line ends,
-    legacy encodings, binary data: `UnreadableFile` at its line). `before`: the
-    number of file lines before f's first (f a byte range from `cut_points`)."""
+    legacy encodings, damaged lines: see `decode_lines`; a binary stretch raises
+    `UnreadableFile` at its line). `before`: the number of file lines before f's
+    first (f a byte range from `cut_points`)."""
     if is_utf16(f):
         yield utf16_lines(f)
         return
@@ -227,23 +343,56 @@ def _unpad(raw: bytes) -> bytes:
     return body + raw[len(raw) - end :]
 
 
+# the control bytes of `_BINARY_BYTES`, in decoded text
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
 def decode_lines(data: bytes, before: int, fallback: str = FALLBACK_ENCODING) -> Iterator[str]:
     """Lines one at a time: each as UTF-8 or else the legacy encoding, CR line ends
-    split, binary data raised at its line (file line numbers from `before` + 1)."""
+    split. A damaged line (a stray control byte, or a byte neither encoding reads) comes
+    as a `DamagedLine`, without those bytes; a binary stretch (a run of control bytes, or
+    a very long line with control bytes in it) raises `UnreadableFile` at its file line
+    (numbered from `before` + 1)."""
     for no, raw in enumerate(io.BytesIO(data), before + 1):
+        controls = False
+        bad: int | None = None  # the offset of a byte neither encoding reads
         if _BINARY_BYTES.search(raw):
+            if _BINARY_RUN.search(raw) or len(raw) > _MAX_DAMAGED:
+                raise _binary_stretch(no)
             raw = _unpad(raw)
-            if _BINARY_BYTES.search(raw):
-                raise UnreadableFile(f"binary data, not a text hand history (line {no})", no)
+            controls = _BINARY_BYTES.search(raw) is not None
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             try:
                 line = raw.decode(fallback)
-            except UnicodeDecodeError:
-                raise UnreadableFile(f"neither UTF-8 nor {fallback} text (line {no})", no) from None
+            except UnicodeDecodeError as e:
+                bad = e.start
+                line = raw.decode(fallback, errors="ignore")
         line = line.rstrip("\r\n")
-        if "\r" in line:  # old Mac line ends: one physical line holds several
+        if controls or bad is not None:
+            yield from _damaged(line, raw, bad, fallback)
+        elif "\r" in line:  # old Mac line ends: one physical line holds several
             yield from line.split("\r")
         else:
             yield line
+
+
+def _damaged(line: str, raw: bytes, bad: int | None, fallback: str) -> Iterator[str]:
+    """The lines of a damaged physical line (several with old Mac line ends): each
+    damaged one as a `DamagedLine` without its control bytes (a line of nothing else
+    stays a line, of U+FFFD: a blank line would end its hand)."""
+    part = column = 0
+    if bad is not None:  # which CR-separated line holds the unreadable byte, and where
+        before = raw[:bad].decode(fallback, errors="replace")
+        part, column = before.count("\r"), len(before) - before.rfind("\r")
+    for i, sub in enumerate(line.split("\r") if "\r" in line else (line,)):
+        if m := _CONTROL.search(sub):
+            what, col = f"control byte 0x{ord(m.group()):02x}", m.start() + 1
+        elif bad is not None and i == part:
+            what, col = f"byte 0x{raw[bad]:02x}, neither UTF-8 nor {fallback} text", column
+        else:
+            yield sub
+            continue
+        text = _CONTROL.sub("", sub) if m else sub
+        yield DamagedLine(text if text and not text.isspace() else "\ufffd", col, what)

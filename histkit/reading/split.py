@@ -17,6 +17,8 @@ from typing import BinaryIO, Protocol
 
 from histkit.reading.decode import (
     FALLBACK_ENCODING,
+    Damage,
+    DamagedLine,
     UnreadableFile,
     decodes,
     is_utf16,
@@ -52,9 +54,12 @@ class ParseIssue:
     """One skipped or rejected hand (or an unreadable file / text that is not a hand).
 
     `kind` is "skipped" for a hand of another game (hold'em in a mixed rotation),
-    "rejected" for a stud hand that cannot be parsed or a bad file, and "unknown" for a file
-    that is no known site's hand history (one record per file); `reason` is a sentence a
-    person understands; `game` is the game as written for skipped hands."""
+    "rejected" for a stud hand that cannot be parsed (or text between hands, an empty
+    file), "unreadable" for a file that cannot be read as text (missing, a dangling link,
+    no permission, binary data; from `line` on when it began as text) and "unknown" for a
+    file that is no known site's hand history (one record per file): files, not hands, are
+    counted for the last two; `reason` is a sentence a person understands; `game` is the
+    game as written for skipped hands."""
 
     source_file: str
     line: int | None
@@ -69,11 +74,13 @@ class ParseIssue:
 class HandBlock:
     """The lines of one hand (no line breaks) and the 1-based file line of the first one;
     `numbers`: each line's file line when they are not consecutive (a double-spaced file,
-    whose blank lines the block leaves out), else None."""
+    whose blank lines the block leaves out), else None; `damage`: its first damaged line
+    (bytes that were not text, left out of `lines`), for which the hand is rejected."""
 
     start_line: int
     lines: list[str]
     numbers: tuple[int, ...] | None = None
+    damage: Damage | None = None
 
     @property
     def end_line(self) -> int:
@@ -107,7 +114,18 @@ class Splitter:
     `chunk` takes a whole decoded chunk and hands the blocks between its blank lines over
     in one piece."""
 
-    __slots__ = ("starts", "prefixes", "cur", "start", "no", "double", "pending", "head", "nums")
+    __slots__ = (
+        "starts",
+        "prefixes",
+        "cur",
+        "start",
+        "no",
+        "double",
+        "pending",
+        "head",
+        "nums",
+        "hurt",
+    )
 
     def __init__(self, starts: HandStarts) -> None:
         self.starts = starts
@@ -119,15 +137,16 @@ class Splitter:
         self.pending = 0  # blank lines after the open block, not yet acted on
         self.head = False  # the open block starts with a hand header
         self.nums: list[int] = []  # the open block's file lines, once they are not consecutive
+        self.hurt: Damage | None = None  # the open block's first damaged line
 
     def _header(self, line: str) -> bool:
         return line.startswith(self.prefixes) and self.starts.is_header(line)
 
     def _block(self, start: int, cur: list[str]) -> HandBlock:
-        nums = self.nums
-        if nums:
-            self.nums = []
-            return HandBlock(start, cur, tuple(nums))
+        nums, hurt = self.nums, self.hurt
+        if nums or hurt:
+            self.nums, self.hurt = [], None
+            return HandBlock(start, cur, tuple(nums) if nums else None, hurt)
         return HandBlock(start, cur)
 
     def lines(self, lines: Iterable[str]) -> Iterator[HandBlock]:
@@ -135,6 +154,9 @@ class Splitter:
         try:
             for line in lines:
                 no += 1
+                hurt = None
+                if line.__class__ is not str and isinstance(line, DamagedLine):
+                    hurt = Damage(no, line.column, line.what)  # never blank: see decode
                 if _blank(line):
                     if cur:
                         if self.double or (self.double is None and self.head and len(cur) == 1):
@@ -168,6 +190,8 @@ class Splitter:
                     self.nums.append(no)
                 elif no != start + len(cur):  # blank lines left out: number each line
                     self.nums = [*range(start, start + len(cur)), no]
+                if hurt is not None and self.hurt is None:
+                    self.hurt = hurt
                 cur.append(line)
         finally:
             self.cur, self.start, self.no = cur, start, no
@@ -234,8 +258,8 @@ class Splitter:
 def file_lines(f: BinaryIO, fallback: str = FALLBACK_ENCODING) -> Iterator[str]:
     """A binary file's lines, decoded (memory stays flat however big the file): UTF-16
     when it starts with a BOM, else each line as UTF-8 or, failing that, the legacy
-    encoding. Binary data raises `UnreadableFile` naming the line; the lines before it
-    have been produced already."""
+    encoding; a damaged line as a `DamagedLine`. A binary stretch raises `UnreadableFile`
+    naming the line; the lines before it have been produced already."""
     for piece in text_pieces(f, 0, fallback):
         yield from piece if isinstance(piece, Iterator) else piece[1]
 
@@ -277,9 +301,10 @@ def cut_points(
     only finds these): (byte offset, file line number) of a hand header line about
     every `every` bytes. A header line always starts a block, so no block and no run
     of junk text spans a cut, and line numbers are LF counts. Cutting stops at the
-    first stretch where that may not hold (old Mac CR line ends, binary data): the
-    rest of the file is one range, read as in one pass. None for UTF-16 files (read
-    whole). Reads the file once, in 1 MB pieces; memory stays flat."""
+    first piece that is not plain text (old Mac CR line ends, where lines are not LF
+    counts; a damaged line or binary data, read line by line): the rest of the file
+    is one range, read as in one pass. None for UTF-16 files (read whole). Reads the
+    file once, in 1 MB pieces; memory stays flat."""
     if is_utf16(f):
         return None
     prefixes = [b"\n" + s.encode("utf-8") for s in starts.prefixes]

@@ -19,7 +19,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-__all__ = ["XmlElement", "XmlError", "iter_xml", "looks_like_xml"]
+__all__ = [
+    "XmlBreak",
+    "XmlElement",
+    "XmlError",
+    "XmlItem",
+    "iter_xml",
+    "iter_xml_items",
+    "looks_like_xml",
+]
 
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
 _ROOT = "histkit-document"
@@ -59,11 +67,26 @@ class XmlElement:
 
 
 class XmlError(ValueError):
-    """The XML is not well-formed at `line` (reading stops there: XML cannot resync)."""
+    """The XML is not well-formed at `line`."""
 
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
         self.line = line
+
+
+@dataclass(slots=True)
+class XmlBreak:
+    """Where the XML stopped being well-formed: the file line, expat's reason, and the hand
+    element that was open there as far as it was read (None between hands). Reading goes on
+    at the next line where a hand element starts."""
+
+    line: int
+    message: str
+    hand: XmlElement | None
+    at_end: bool = False  # found when the input ended (a truncated file, an unclosed root)
+
+
+XmlItem = tuple[str, "XmlElement | XmlBreak"]
 
 
 def looks_like_xml(head: str) -> bool:
@@ -74,29 +97,129 @@ def looks_like_xml(head: str) -> bool:
 def iter_xml(lines: Iterable[str], hands: frozenset[str]) -> Iterator[tuple[str, XmlElement]]:
     """("hand", element) for each closed element whose tag is in `hands`, and ("context",
     element) for each other closed element at the top two levels that holds no hand, in
-    document order. Raises `XmlError` at the first line that is not well-formed."""
-    parser = expat.ParserCreate()
-    stack: list[XmlElement] = []
-    done: list[tuple[str, XmlElement]] = []
-    holds_hand: list[bool] = []  # per open element: a hand was inside it
+    document order. Raises `XmlError` at the first line that is not well-formed (see
+    `iter_xml_items` to read on past it)."""
+    for kind, item in iter_xml_items(lines, hands):
+        if isinstance(item, XmlBreak):
+            raise XmlError(item.message, item.line)
+        yield kind, item
 
-    def start(tag: str, attrib: dict[str, str]) -> None:
-        elem = XmlElement(tag, attrib, parser.CurrentLineNumber)
-        if stack:
-            stack[-1].children.append(elem)
-        stack.append(elem)
-        holds_hand.append(False)
 
-    def end(tag: str) -> None:
+def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlItem]:
+    """As `iter_xml`, and ("break", `XmlBreak`) where the XML is not well-formed, after
+    which reading starts afresh at the next line that opens a hand element, inside the
+    elements that were open around the broken hand: one damaged hand never costs the
+    hands after it (expat itself cannot go on past an error)."""
+    opening = re.compile("<(?:" + "|".join(re.escape(t) for t in sorted(hands)) + r")[\s/>]")
+    it = iter(lines)
+    reader = _Reader(hands, [], 0)
+    for no, line in enumerate(it, 1):
+        if no == 1 or "<?xml" in line:
+            line = _DECLARATION.sub("", line)
+        broken = reader.feed(line)
+        yield from reader.take()
+        if broken is None:
+            continue
+        yield "break", broken
+        # skip to the next line that opens a hand; start a parser there
+        for no, line in enumerate(it, no + 1):  # noqa: B020 - the outer loop goes on from here
+            m = opening.search(line) if hands else None
+            if m is None:
+                continue
+            reader = _Reader(hands, reader.around, no - 1)
+            broken = reader.feed(line[m.start() :])
+            yield from reader.take()
+            if broken is not None:
+                yield "break", broken
+                continue
+            break
+        else:
+            return
+    broken = reader.close()
+    yield from reader.take()
+    if broken is not None:
+        yield "break", broken
+
+
+class _Reader:
+    """One expat parser over a stretch of the file: from its start, or from the line where
+    reading starts again after a break (`offset` file lines before it, the tags of the
+    elements open around it re-opened first)."""
+
+    def __init__(self, hands: frozenset[str], around: list[str], offset: int) -> None:
+        self.hands = hands
+        self.offset = offset
+        self.parser = parser = expat.ParserCreate()
+        self.stack: list[XmlElement] = []
+        self.done: list[XmlItem] = []
+        self.holds_hand: list[bool] = []  # per open element: a hand was inside it
+        self.fed = 0  # lines read
+        parser.StartElementHandler = self._start
+        parser.EndElementHandler = self._end
+        parser.CharacterDataHandler = self._chars
+        self.outside: list[str] | None = around if offset else None
+        parser.Parse(f"<{_ROOT}>" + "".join(f"<{t}>" for t in around), False)
+
+    @property
+    def around(self) -> list[str]:
+        """The tags of the elements open around the last hand that closed well (the
+        session a hand sits in), else those outside the innermost open hand: a damaged
+        hand may have left an element of its own open, which is no container."""
+        if self.outside is not None:
+            return self.outside
+        return self._outside_hands()
+
+    def _outside_hands(self) -> list[str]:
+        """The open tags (our root apart) up to the first open hand element."""
+        tags = [e.tag for e in self.stack[1:]]
+        inner = [i for i, t in enumerate(tags) if t in self.hands]
+        return tags[: inner[0]] if inner else tags
+
+    def feed(self, line: str) -> XmlBreak | None:
+        self.fed += 1
+        try:
+            self.parser.Parse(line + "\n", False)
+        except expat.ExpatError as e:
+            return self._broken(e)
+        return None
+
+    def close(self) -> XmlBreak | None:
+        try:
+            self.parser.Parse(f"</{_ROOT}>", True)
+        except expat.ExpatError as e:
+            broken = self._broken(e)
+            broken.at_end = True
+            return broken
+        return None
+
+    def take(self) -> list[XmlItem]:
+        done, self.done = self.done, []
+        return done
+
+    def _broken(self, e: expat.ExpatError) -> XmlBreak:
+        hand = next((x for x in reversed(self.stack) if x.tag in self.hands), None)
+        line = min(e.lineno or 1, max(self.fed, 1)) + self.offset  # the end: its last line
+        return XmlBreak(line, f"XML not well-formed: {expat.ErrorString(e.code)}", hand)
+
+    def _start(self, tag: str, attrib: dict[str, str]) -> None:
+        elem = XmlElement(tag, attrib, self.parser.CurrentLineNumber + self.offset)
+        if self.stack:
+            self.stack[-1].children.append(elem)
+        self.stack.append(elem)
+        self.holds_hand.append(False)
+
+    def _end(self, tag: str) -> None:
+        stack, holds_hand = self.stack, self.holds_hand
         elem = stack.pop()
         inner = holds_hand.pop()
         handed = True
-        if elem.tag in hands:
-            done.append(("hand", elem))
+        if elem.tag in self.hands:
+            self.done.append(("hand", elem))
+            self.outside = self._outside_hands()
             if holds_hand:
                 holds_hand[-1] = True
-        elif not inner and 1 <= len(stack) <= 2 and not any(e.tag in hands for e in stack):
-            done.append(("context", elem))
+        elif not inner and 1 <= len(stack) <= 2 and not any(e.tag in self.hands for e in stack):
+            self.done.append(("context", elem))
         else:
             handed = False
             if inner and holds_hand:
@@ -104,24 +227,6 @@ def iter_xml(lines: Iterable[str], hands: frozenset[str]) -> Iterator[tuple[str,
         if handed and stack:
             stack[-1].children.pop()  # handed over (it is the last child): not kept
 
-    def chars(data: str) -> None:
-        if stack:
-            stack[-1].text += data
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = chars
-    try:
-        parser.Parse(f"<{_ROOT}>", False)
-        for i, line in enumerate(lines):
-            if i == 0 or "<?xml" in line:
-                line = _DECLARATION.sub("", line)
-            parser.Parse(line + "\n", False)
-            if done:
-                yield from done
-                done.clear()
-        parser.Parse(f"</{_ROOT}>", True)
-    except expat.ExpatError as e:
-        yield from done
-        raise XmlError(f"XML not well-formed: {expat.ErrorString(e.code)}", e.lineno or 1) from None
-    yield from done
+    def _chars(self, data: str) -> None:
+        if self.stack:
+            self.stack[-1].text += data

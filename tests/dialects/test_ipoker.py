@@ -597,8 +597,8 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
 def test_garbled_line_is_rejected_with_file_line_and_id() -> None:
     text = session(ANTES + BOB_FOLDS.replace('type="0"', "type=0"), gamecode="778")
     got = issue(text)
-    assert (got.kind, got.hand_id, got.line) == ("rejected", "778", 16)
-    assert "not well-formed" in got.reason
+    assert (got.kind, got.hand_id, got.line) == ("rejected", "778", 8)  # the hand's line
+    assert "not well-formed" in got.reason and "(line 16)" in got.reason  # and where
     text = session(ANTES + BOB_FOLDS.replace("Bob", "Zed"), gamecode="779")
     got = issue(text)
     assert (got.kind, got.hand_id, got.line) == ("rejected", "779", 16)
