@@ -345,6 +345,21 @@ class Hand:
     def is_tournament(self) -> bool:
         return self.tournament_id is not None
 
+    @property
+    def money_unit(self) -> str:
+        """What every amount of this hand counts, as one never-empty key: amounts of two
+        hands may be added only when their keys are equal. A currency code for cash
+        ("USD", "EUR", "PLAY"), `chips:<site>:<tournament id>` for a tournament's chips,
+        `chips:<site>:play` for chips at a cash table, `unknown-currency:<site>` for cash
+        whose header names no currency."""
+        if self.tournament_id is not None:
+            return f"chips:{self.site}:{self.tournament_id}"
+        if self.currency:
+            return self.currency
+        if self.unit is Unit.CHIP:
+            return f"chips:{self.site}:play"
+        return f"unknown-currency:{self.site}"
+
     def seat_of(self, player: str) -> Seat:
         for s in self.seats:
             if s.player == player:

@@ -61,10 +61,14 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("game", _STR),
             ("is_tournament", _BOOL),
             ("tournament_id", _STR),
+            ("buy_in", _STR),  # as the site writes it ("$0.98+$0.12 USD")
             ("level", _STR),
             ("mix", _STR),
             ("currency", _STR),
             ("unit", _STR),
+            # never null: what the amounts count (a currency, or one tournament's chips);
+            # group by it before adding amounts of different hands (Hand.money_unit)
+            ("money_unit", _STR),
             ("small_bet", _I64),
             ("big_bet", _I64),
             ("ante", _I64),
@@ -85,6 +89,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "seats": pa.schema(
         [
             ("hand_id", _STR),
+            ("site", _STR),
             ("seat", _I32),
             ("player", _STR),
             ("starting_stack", _I64),
@@ -105,6 +110,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "actions": pa.schema(
         [
             ("hand_id", _STR),
+            ("site", _STR),
             ("street", _I32),
             ("seq", _I32),
             ("player", _STR),
@@ -118,6 +124,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "cards": pa.schema(
         [
             ("hand_id", _STR),
+            ("site", _STR),
             ("player", _STR),
             ("street", _I32),
             ("card", _STR),
@@ -142,6 +149,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "awards": pa.schema(
         [
             ("hand_id", _STR),
+            ("site", _STR),
             ("pot", _I32),  # 0 = main (or only) pot, N = side pot N
             ("half", _STR),  # "high", "low" or "whole"
             ("amount", _I64),  # chips in this pot half after rake
@@ -155,6 +163,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "violations": pa.schema(
         [
             ("hand_id", _STR),
+            ("site", _STR),
             ("code", _STR),
             ("severity", _STR),
             ("street", _I32),
@@ -285,6 +294,7 @@ class TableBuilder:
             return
         hid = rp.hand.hand_id
         a = self._cols["awards"]
+        before = len(a["hand_id"])
         for aw in rp.awards:
             expected, reported = dict(aw.expected), dict(aw.reported)
             winners = set(aw.winners or ())
@@ -300,12 +310,16 @@ class TableBuilder:
                 a["winner"].append(p in winners)
                 a["expected"].append(expected.get(p, 0) if aw.winners is not None else None)
                 a["reported"].append(reported.get(p, 0))
+        a["site"].extend([rp.hand.site] * (len(a["hand_id"]) - before))
         for x in rp.violations:
-            self.add_violation(x, rp.hand.source.file)
+            self.add_violation(x, rp.hand.source.file, rp.hand.site)
 
-    def add_violation(self, x: Violation, source_file: str | None = None) -> None:
+    def add_violation(
+        self, x: Violation, source_file: str | None = None, site: str | None = None
+    ) -> None:
         v = self._cols["violations"]
         v["hand_id"].append(x.hand_id)
+        v["site"].append(site)
         v["code"].append(str(x.code))
         v["severity"].append(str(x.severity))
         v["street"].append(None if x.street is None else int(x.street))
@@ -334,6 +348,7 @@ class TableBuilder:
 
         # ---- actions, cards, and what each seat saw
         ca, cc = self._cols["actions"], self._cols["cards"]
+        actions_before, cards_before = len(ca["hand_id"]), len(cc["hand_id"])
         dealt: set[str] = set()
         max_street = 3
         folded: dict[str, int] = {}
@@ -383,17 +398,23 @@ class TableBuilder:
                         Show(r.player, r.cards, None, r.line), dealt_slots.get(r.player, [])
                     )
 
+        site = hand.site  # every table's rows carry it: a hand's key is (site, hand_id)
+        ca["site"].extend([site] * (len(ca["hand_id"]) - actions_before))
+        cc["site"].extend([site] * (len(cc["hand_id"]) - cards_before))
+
         # ---- hands
         h = self._cols["hands"]
         h["hand_id"].append(hid)
-        h["site"].append(hand.site)
+        h["site"].append(site)
         h["game"].append(str(hand.game))
         h["is_tournament"].append(hand.is_tournament)
         h["tournament_id"].append(hand.tournament_id)
+        h["buy_in"].append(hand.buy_in)
         h["level"].append(hand.level)
         h["mix"].append(hand.mix)
         h["currency"].append(hand.currency)
         h["unit"].append(str(hand.unit))
+        h["money_unit"].append(hand.money_unit)
         h["small_bet"].append(hand.small_bet)
         h["big_bet"].append(hand.big_bet)
         h["ante"].append(hand.ante if hand.ante is not None else (max(antes) if antes else None))
@@ -413,6 +434,7 @@ class TableBuilder:
         # ---- seats
         results = {r.player: r for r in summary.seats} if summary else {}
         s = self._cols["seats"]
+        s["site"].extend([site] * len(hand.seats))
         for seat in hand.seats:
             p = seat.player
             put, got = paid_in.get(p, 0), taken.get(p, 0)
