@@ -32,11 +32,11 @@ from histkit.tables import SCHEMAS, ParquetSink, TableBuilder, tables_from
 from .conftest import POKERSTARS, needs_corpus
 
 CONTRACT = {
-    "hands": "hand_id site game is_tournament currency small_bet big_bet ante bring_in started_at "
-    "table max_seats total_pot rake source_file",
-    "seats": "hand_id seat player starting_stack contributed collected net sitting_out",
-    "actions": "hand_id street seq player kind amount to_amount all_in line",
-    "cards": "hand_id player street card up",
+    "hands": "hand_id site game is_tournament currency money_unit buy_in small_bet big_bet ante "
+    "bring_in started_at table max_seats total_pot rake source_file",
+    "seats": "hand_id site seat player starting_stack contributed collected net sitting_out",
+    "actions": "hand_id site street seq player kind amount to_amount all_in line",
+    "cards": "hand_id site player street card up",
     "errors": "source_file line hand_id kind reason",
 }
 
@@ -109,6 +109,30 @@ def test_contract_columns_present_and_amounts_int64() -> None:
                 "to_amount",
             }:
                 assert f.type == pa.int64(), f"{name}.{f.name} is {f.type}"
+
+
+def test_every_row_carries_its_hands_site_and_the_unit_is_never_null() -> None:
+    from dataclasses import replace
+
+    cash = _hand()
+    chips = replace(cash, hand_id="43", unit=Unit.CHIP, currency=None, tournament_id="9")
+    other = replace(chips, hand_id="44", tournament_id="10", buy_in="$1+$0.10")
+    nameless = replace(cash, hand_id="45", site="kingsclub", currency=None)
+    t = tables_from([cash, chips, other, nameless], audit=True)
+    assert t.hands["money_unit"].to_pylist() == [
+        "USD",
+        "chips:pokerstars:9",
+        "chips:pokerstars:10",  # two tournaments' chips are two units
+        "unknown-currency:kingsclub",
+    ]
+    assert t.hands["buy_in"].to_pylist()[2] == "$1+$0.10"
+
+    def keys(table: pa.Table) -> set[tuple[str, str]]:
+        return set(zip(table["site"].to_pylist(), table["hand_id"].to_pylist(), strict=True))
+
+    for name, table in t.items():
+        if name != "errors" and table.num_rows:
+            assert keys(table) <= keys(t.hands), name
 
 
 def test_constructed_hand_rows() -> None:
