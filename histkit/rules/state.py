@@ -544,10 +544,11 @@ class HandState:
         if street == _THIRD and self._wagers == 0:
             complete_to = min(small, stack + self._street_in[p]) if can_raise else None
         elif self._wagers == 0:
-            size = small if street == _FOURTH else big
-            bet = min(size, stack)
-            if self._double_allowed():
-                bet_big = min(big, stack)
+            if self._someone_could_call(p):
+                size = small if street == _FOURTH else big
+                bet = min(size, stack)
+                if self._double_allowed():
+                    bet_big = min(big, stack)
         elif can_raise:
             raise_to = min(self._current_bet + self._inc, stack + self._street_in[p])
             if self._double_allowed() and self._inc == small:
@@ -570,10 +571,17 @@ class HandState:
     def _may_raise(self, p: str) -> bool:
         if self._street_in[p] + self._stack[p] <= self._current_bet:
             return False
-        if self._capped():
+        if self._capped() or not self._someone_could_call(p):
             return False
         # a player who has acted since the last full wager may not raise a short all-in
         return p not in self._acted
+
+    def _someone_could_call(self, p: str) -> bool:
+        """Is there an opponent a bet or raise by `p` could be called by: one still in the
+        hand, not all-in, with more chips than the bet already standing? If not, no site
+        lets `p` bet or raise (a wager no one can call is only returned to them)."""
+        street_in, stacks, bet = self._street_in, self._stack, self._current_bet
+        return any(q != p and street_in[q] + stacks[q] > bet for q in self._active)
 
     def _capped(self) -> bool:
         cap = self._cap_heads_up if len(self._live) == 2 else self._cap_multi
@@ -1246,6 +1254,13 @@ class HandState:
             to = before + a.amount
         full_stack = before + stack
         all_in_short = a.all_in and to == full_stack
+        if not self._someone_could_call(p):
+            self._v(
+                Code.RAISE_NOT_ALLOWED,
+                f"{p} {a.kind.value}s to {self.m(to)}, but no opponent can call it: every "
+                "other player still in the hand is all-in.",
+                reported=to,
+            )
         street = self.street or _THIRD
         if street == _THIRD and self._wagers == 0:
             self._complete(a, to, all_in_short)

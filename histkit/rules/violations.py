@@ -19,7 +19,8 @@ class Code(StrEnum):
     BRING_IN_AMOUNT = "BRING_IN_AMOUNT"
     BET_SIZE = "BET_SIZE"
     RAISE_SIZE = "RAISE_SIZE"
-    RAISE_NOT_ALLOWED = "RAISE_NOT_ALLOWED"  # betting not reopened by a short all-in
+    # betting not reopened by a short all-in, or no opponent left who could call
+    RAISE_NOT_ALLOWED = "RAISE_NOT_ALLOWED"
     CALL_AMOUNT = "CALL_AMOUNT"
     CHECK_FACING_BET = "CHECK_FACING_BET"
     OUT_OF_TURN = "OUT_OF_TURN"

@@ -114,6 +114,42 @@ def test_short_all_in_raise_reopens_only_from_half_a_bet() -> None:
     assert [v.code for v in _short_all_in(never, 3 + 6, 6)] == [Code.RAISE_NOT_ALLOWED]
 
 
+def _heads_up_all_in(b_stack: int) -> HandState:
+    """A and B see 4th street after C folds; B has `b_stack` chips left to bet with."""
+    st = _state(stacks=(100, b_stack + 3, 100))
+    for p in "ABC":
+        st.apply(Action(Street.THIRD, p, ActionKind.ANTE, 1))
+    _deal(st, Street.THIRD, {"A": "Ah Kh 2c", "B": "2s 3s 9c", "C": "Qd Qc 3d"})
+    _act(st, "A", "bring_in", 2)
+    _act(st, "B", "call", 2)
+    _act(st, "C", "fold")
+    _deal(st, Street.FOURTH, {"A": "3c", "B": "9d"})  # B's nines act first
+    return st
+
+
+def test_no_bet_or_raise_that_no_opponent_could_call() -> None:
+    # B bets all-in for 3: A, the only opponent, may call or fold but not raise
+    st = _heads_up_all_in(3)
+    assert _act(st, "B", "bet", 3, all_in=True) == []
+    legal = st.legal()
+    assert (legal.player, legal.call, legal.raise_to) == ("A", 3, None)
+    v = _act(st, "A", "raise", 4, 7)
+    assert [x.code for x in v] == [Code.RAISE_NOT_ALLOWED] and "no opponent can call" in v[
+        0
+    ].message
+    # with chips behind, B can call a raise: A may raise
+    st = _heads_up_all_in(50)
+    _act(st, "B", "bet", 4)
+    assert st.legal().raise_to == 8 and _act(st, "A", "raise", 4, 8) == []
+
+
+def test_no_bet_when_every_opponent_is_all_in() -> None:
+    st = _heads_up_all_in(0)  # B is all-in after the bring-in call: nobody left to bet into
+    assert st.legal() is None  # no betting on 4th street at all
+    codes = [x.code for x in _act(st, "A", "bet", 4)]
+    assert codes == [Code.OUT_OF_TURN, Code.RAISE_NOT_ALLOWED]
+
+
 def test_profiles_load_from_toml_and_by_name(tmp_path: Path) -> None:
     assert load_profile("pokerstars") is POKERSTARS and load_profile("casino") is CASINO
     f = tmp_path / "homegame.toml"
