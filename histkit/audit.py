@@ -10,15 +10,16 @@ read; its copies are counted, and those whose text differs counted apart.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from histkit.model import Hand
+from histkit.model import Hand, Street
 from histkit.rules import RuleProfile, Violation
 from histkit.rules.continuity import StackRecord, check_continuity, stack_record
 from histkit.rules.replay import Replay, replay
+from histkit.rules.violations import Code, Severity
 
 if TYPE_CHECKING:
     from histkit.parallel import ChunkResult
@@ -31,6 +32,7 @@ __all__ = [
     "audit_paths",
     "audited",
     "replays",
+    "stored_report",
 ]
 
 
@@ -125,6 +127,13 @@ class AuditReport:
         partly = self.coverage.get("partly_checked", 0)
         if not self.hands:
             return "Nothing was checked: no hand was audited."
+        if self.stored is not None:
+            return (
+                f"Read the audit stored in {self.stored}: the winners of {decided:,} of "
+                f"{pots:,} pots were settled by the cards. Not stored: what else a hand's "
+                "record left unchecked, and stacks carried across hands (audit the hand "
+                "histories for those)."
+            )
         if not partly:
             return f"Checked in full: every action and every one of the {pots:,} pots' awards."
         some = f"{partly:,} hand" + ("s" if partly != 1 else "")
@@ -136,6 +145,8 @@ class AuditReport:
 
     by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
+    # where a stored audit was read from (`stored_report`), None for an audit made now
+    stored: str | None = None
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -147,7 +158,9 @@ class AuditReport:
 
     def to_json(self, *, include_info: bool = False) -> dict[str, Any]:
         shown = self.violations if include_info else self.errors
+        stored = {} if self.stored is None else {"stored_audit": self.stored}
         return {
+            **stored,
             "hands": self.hands,
             "violations": [
                 {
@@ -222,9 +235,14 @@ class _Gap(NamedTuple):
 
 
 class _Tally:
-    """What an audit accumulates, whether hands arrive one by one or as worker results."""
+    """What an audit accumulates, whether hands arrive one by one or as worker results.
+    `keep` (a filter on each hand's `StackRecord`) decides which hands are reported; the
+    others still take part in the stack checks across hands, so a filter never makes a
+    hand's neighbours look inconsistent."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: Callable[[StackRecord], bool] | None = None) -> None:
+        self.keep = keep
+        self.left_out: set[tuple[str, str]] = set()  # hands the filter does not keep
         self.hands = 0
         self.violations: list[Violation] = []
         self.rejected: list[Any] = []
@@ -246,6 +264,13 @@ class _Tally:
 
     def add_audited(self, a: AuditedHand) -> None:
         key = (a.site, a.hand_id)
+        if key in self.left_out:
+            return
+        new = key not in self.seen and a.stacks is not None
+        if new and self.keep is not None and a.stacks and not self.keep(a.stacks):
+            self.left_out.add(key)
+            self.stacks.append(a.stacks)  # its neighbours are still compared with it
+            return
         if key in self.seen:  # a copy: counted, not audited again
             self.repeated.add(key)
             self.copies += 1
@@ -292,7 +317,11 @@ class _Tally:
             # a rejected hand was played between its neighbours as much as a skipped one:
             # their stacks are not compared (no false alarm beside a damaged hand)
             gaps = [_Gap(r.source_file, r.line) for r in self.rejected if r.line]
-            found.extend(check_continuity([*self.stacks, *self.skipped, *gaps], profile))
+            across = check_continuity([*self.stacks, *self.skipped, *gaps], profile)
+            if self.left_out:
+                kept = {hid for _, hid in self.seen}
+                across = [v for v in across if v.hand_id in kept]
+            found.extend(across)
         order = {hid: i for i, hid in enumerate(self.sources)}
         found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
         return AuditReport(
@@ -347,16 +376,162 @@ def audit_paths(
     continuity: bool = True,
     site: str | None = None,
     on_progress: Callable[[int], None] | None = None,
+    keep: Callable[[StackRecord], bool] | None = None,
 ) -> AuditReport:
     """Audit hand-history files or folders, replaying in `jobs` processes; the report is
     the same for any `jobs`. `profile` None: each hand under its site's house rules;
     `site` None: each hand's site detected from its text. `on_progress(n)` is called as
-    each chunk of n hands is done."""
+    each chunk of n hands is done. `keep`: only the hands it keeps are reported (rejected
+    hands and unreadable files always are: they cannot be told apart)."""
     from histkit.parallel import run
 
-    tally = _Tally()
+    tally = _Tally(keep)
     for r in run(paths, jobs=jobs, site=site, tables=False, audit=True, profile=profile):
         tally.add_chunk(r)
         if on_progress is not None:
             on_progress(r.hands)
     return tally.report(profile, continuity)
+
+
+# ------------------------------------------------------------------------ stored audit
+
+
+def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
+    """The report of an audit stored with the tables (`histkit parse --audit`, or an
+    import with the audit), read instead of replayed: the same records, in the same
+    order, and the same verdict as auditing the text then. `tables` are Arrow tables
+    (`hands`, `errors`, `awards`, `violations`; see `histkit.sources.load`); `source`
+    names them in the summary. A hand stored twice (same site and hand id) is reported
+    once, as first stored, its copies counted. What the tables do not keep is said, not
+    guessed: a hand checked only in part, and the stack checks across hands. A database
+    keeps the copies it did not store in `duplicates` (same text) and `errors` (kind
+    "conflict": another text): they are counted as the audit of the text counts them."""
+    from histkit.reading.split import ParseIssue
+
+    hands = tables["hands"]
+    first: dict[tuple[str, str], tuple[str, int]] = {}  # (site, id) -> (file, line)
+    starts: dict[str, list[tuple[str, int]]] = {}  # of a duplicated hand id: each copy's start
+    sources: dict[str, str] = {}
+    repeated: set[tuple[str, str]] = set()
+    copies = 0
+    cols = [hands[c].to_pylist() for c in ("site", "hand_id", "source_file", "source_line")]
+    for site, hid, file, line in zip(*cols, strict=True):
+        key = (site, hid)
+        if key in first:
+            repeated.add(key)
+            copies += 1
+            starts.setdefault(hid, [first[key]]).append((file, int(line or 0)))
+            continue
+        first[key] = (file, int(line or 0))
+        sources.setdefault(hid, f"{file}:{line}")
+    firsts = {hid: where for (_, hid), where in first.items()}
+    different: list[tuple[str, str, str]] = []  # (hand id, where first, where the copy is)
+    dt = tables.get("duplicates")  # a database's copies of its hands, not stored again
+    if dt is not None:
+        for site, hid in zip(dt["site"].to_pylist(), dt["hand_id"].to_pylist(), strict=True):
+            if (site, hid) in first:
+                repeated.add((site, hid))
+                copies += 1
+
+    def first_copy(hid: str, file: str | None, line: int) -> bool:
+        """Whether a violation of hand `hid` at `file:line` is its first copy's."""
+        if hid not in starts:
+            return True
+        f0, l0 = firsts[hid]
+        later = [s for f, s in starts[hid] if f == f0 and s > l0]
+        return file in (None, f0) and l0 <= line < min(later, default=line + 1)
+
+    found: list[Violation] = []
+    vt = tables.get("violations")
+    if vt is not None:
+        names = ("hand_id", "code", "severity", "street", "line", "expected", "reported")
+        vcols = [vt[c].to_pylist() for c in (*names, "message")]
+        files = vt["source_file"].to_pylist() if "source_file" in vt.column_names else None
+        for i, (hid, code, sev, street, line, exp, rep, msg) in enumerate(zip(*vcols, strict=True)):
+            if not first_copy(hid, files[i] if files else None, int(line or 0)):
+                continue
+            found.append(
+                Violation(
+                    code=_member(Code, code),
+                    severity=_member(Severity, sev),
+                    hand_id=hid,
+                    street=None if street is None else Street(int(street)),
+                    line=int(line or 0),
+                    expected=_plain(exp),
+                    reported=_plain(rep),
+                    message=msg,
+                )
+            )
+    order = {hid: i for i, hid in enumerate(sources)}
+    found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
+
+    issues: dict[str, list[Any]] = {"rejected": [], "skipped": [], "unknown": [], "unreadable": []}
+    et = tables.get("errors")
+    if et is not None:
+        for row in et.to_pylist():
+            issue = ParseIssue(
+                source_file=row["source_file"],
+                line=row["line"],
+                column=row["column"],
+                hand_id=row["hand_id"],
+                kind=row["kind"],
+                reason=row["reason"],
+                game=row.get("game"),
+            )
+            if issue.kind == "conflict":  # a database's copy with another text: a copy
+                stored = next((k for k in first if k[1] == issue.hand_id), None)
+                if stored is not None:
+                    repeated.add(stored)
+                    copies += 1
+                    where = f"{issue.source_file}:{issue.line}"
+                    different.append((stored[1], sources.get(stored[1], "?"), where))
+                continue
+            issues.get(issue.kind, issues["rejected"]).append(issue)
+
+    coverage: dict[str, int] = {"pots": 0, "pots_decided": 0} if first else {}
+    at = tables.get("awards")
+    if at is not None and at.num_rows:
+        decided: dict[tuple[Any, ...], bool] = {}
+        keys = [at[c].to_pylist() for c in ("hand_id", "pot")]
+        site = at["site"].to_pylist() if "site" in at.column_names else [None] * at.num_rows
+        for s, hid, pot, exp in zip(site, *keys, at["expected"].to_pylist(), strict=True):
+            k = (s, hid, pot)
+            decided[k] = decided.get(k, True) and exp is not None
+        coverage = {"pots": len(decided), "pots_decided": sum(decided.values())}
+    return AuditReport(
+        hands=len(first),
+        violations=tuple(found),
+        rejected=tuple(issues["rejected"]),
+        skipped=len(issues["skipped"]),
+        unknown=tuple(issues["unknown"]),
+        sites=tuple(sorted({site for site, _ in first})),
+        coverage=coverage,
+        by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
+        source_of=sources,
+        unreadable=tuple(issues["unreadable"]),
+        duplicates=Duplicates(
+            hands=len(repeated),
+            copies=copies,
+            different=len(different),
+            examples=tuple(different[:_EXAMPLES]),
+        ),
+        stored=source,
+    )
+
+
+def _member(enum: Any, value: str) -> Any:
+    """The enum member named by a stored value; the text itself when this histkit does
+    not know it (written by a newer one)."""
+    try:
+        return enum(value)
+    except ValueError:
+        return value
+
+
+def _plain(text: str | None) -> str | int | None:
+    """A stored `expected`/`reported` back as the audit made it: the tables keep text, the
+    audit gives whole amounts as numbers."""
+    digits = text.removeprefix("-") if text is not None else ""
+    if text is not None and digits.isascii() and digits.isdigit():
+        return int(text)
+    return text

@@ -17,7 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from histkit.audit import AuditedHand, audited
 from histkit.model import Hand
@@ -26,7 +26,7 @@ from histkit.rules import RuleProfile, Violation
 from histkit.rules.replay import replay
 from histkit.tables import TableBuilder, Tables
 
-__all__ = ["ChunkResult", "default_jobs", "process_chunk", "run", "build_tables"]
+__all__ = ["ChunkResult", "HandKey", "default_jobs", "process_chunk", "run", "build_tables"]
 
 
 def default_jobs() -> int:
@@ -35,6 +35,19 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+class HandKey(NamedTuple):
+    """One hand read, as the hand database keeps track of it (`process_chunk(keys=True)`):
+    its key, a checksum of its text (None: not known), its first line, and whether its rows
+    are in the chunk's tables (False: a copy of a hand read earlier in the same chunk, left
+    out of the tables so that each key's rows there are one hand's)."""
+
+    site: str
+    hand_id: str
+    digest: int | None
+    line: int
+    stored: bool
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,9 @@ class ChunkResult:
     # when auditing: each hand as the audit keeps it, in input order (the parent counts a
     # hand read twice once, across chunks and workers)
     audited: tuple[AuditedHand, ...] = ()
+    # with keys=True: every hand read, in input order (the stored ones are the rows of
+    # `tables.hands`, in the same order)
+    keys: tuple[HandKey, ...] = ()
 
     @property
     def hands(self) -> int:
@@ -70,11 +86,14 @@ def process_chunk(
     tables: bool = True,
     audit: bool = False,
     profile: RuleProfile | None = None,
+    keys: bool = False,
 ) -> ChunkResult:
     """Parse one chunk, replay its hands when auditing, and build its tables. `site`
     forces a site (None: detected per hand); `profile` overrides each site's house rules.
     Auditing without tables, a copy of a hand read earlier in the chunk (same site and
-    hand id) is not replayed again: the audit counts it, and audits the first."""
+    hand id) is not replayed again: the audit counts it, and audits the first. `keys`:
+    also list every hand's key and text checksum (`ChunkResult.keys`), and leave such
+    copies out of the tables (the hand database stores a hand once)."""
     builder = TableBuilder(audit=audit) if tables else None
     games: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
@@ -83,25 +102,29 @@ def process_chunk(
     sites: Counter[tuple[str, str]] = Counter()
     unknown: list[ParseIssue] = []
     kept: list[AuditedHand] = []
-    digests: list[int | None] | None = [] if audit else None
+    digests: list[int | None] | None = [] if audit or keys else None
     seen: set[tuple[str, str]] = set()
+    hand_keys: list[HandKey] = []
     for item in parse_chunk(chunk, site=site, digests=digests):
         if isinstance(item, Hand):
             games[item.game.value] += 1
             sites[item.site, item.game.value] += 1
+            digest = digests.pop() if digests else None
+            key = (item.site, item.hand_id)
+            copy = key in seen
+            seen.add(key)
+            if keys:
+                hand_keys.append(HandKey(*key, digest, item.source.line, not copy))
             if audit:
-                digest = digests.pop() if digests else None
-                key = (item.site, item.hand_id)
-                if builder is None and key in seen:
+                if copy and (builder is None or keys):
                     where = f"{item.source.file}:{item.source.line}"
                     kept.append(AuditedHand(item.site, item.hand_id, digest, where))
                     continue
-                seen.add(key)
                 rp = replay(item, profile)
                 kept.append(audited(rp, digest))
                 if builder is not None:
                     builder.add_replay(rp)
-            elif builder is not None:
+            elif builder is not None and not (keys and copy):
                 builder.add_hand(item)
         else:
             if item.kind == "skipped":
@@ -123,6 +146,7 @@ def process_chunk(
         sites=sites,
         unknown=tuple(unknown),
         audited=tuple(kept),
+        keys=tuple(hand_keys),
     )
 
 
@@ -158,19 +182,28 @@ def run(
     audit: bool = False,
     profile: RuleProfile | None = None,
     max_blocks: int | None = None,
+    keys: bool = False,
+    chunks: Iterable[Chunk] | None = None,
 ) -> Iterator[ChunkResult]:
     """Results per chunk of the input, in input order. `jobs > 1` spreads chunks over
-    worker processes; the results are the same as with one process."""
+    worker processes; the results are the same as with one process. `chunks`: these
+    chunks instead of those of `paths` (the hand database reads only what a file gained);
+    `keys`: as in `process_chunk`."""
     kw: dict[str, Any] = {"site": site, "tables": tables, "audit": audit, "profile": profile}
+    if keys:
+        kw["keys"] = True
     if jobs <= 1:
         with bulk_gc():
-            for chunk in iter_chunks(paths, site=site, max_blocks=max_blocks):
+            if chunks is None:
+                chunks = iter_chunks(paths, site=site, max_blocks=max_blocks)
+            for chunk in chunks:
                 yield process_chunk(chunk, **kw)
         return
     # workers read their own byte ranges: the parent only finds where to cut, so it stays
     # a small share of the work however fast the workers are (`max_blocks`: block chunks)
-    span = None if max_blocks else _SPAN_BYTES
-    chunks = iter_chunks(paths, site=site, max_blocks=max_blocks, span_bytes=span)
+    if chunks is None:
+        span = None if max_blocks else _SPAN_BYTES
+        chunks = iter_chunks(paths, site=site, max_blocks=max_blocks, span_bytes=span)
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:

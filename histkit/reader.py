@@ -16,6 +16,7 @@ import io
 import os
 import re
 import zlib
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -250,12 +251,17 @@ def parse_chunk(
         d = get_dialect(chunk.xml)
         assert isinstance(d, XmlDialect)
         damage: list[Damage] = []
+        kept: deque[tuple[int, str]] | None = deque() if digests is not None else None
         try:
             with open(chunk.source, "rb") as f:
-                items = d.read_xml(_noting(file_lines(f), damage), chunk.source)
+                items = d.read_xml(_noting(file_lines(f), damage, kept), chunk.source)
                 for item in _xml_damage(items, damage, chunk.source):
-                    if digests is not None and isinstance(item, Hand):
-                        digests.append(None)
+                    if kept is not None and digests is not None:
+                        start = _first_line(item)
+                        if isinstance(item, Hand):
+                            digests.append(_element_digest(kept, item.source.line, d.hand_tags))
+                        elif start is not None:
+                            _drop_before(kept, start)
                     yield item
         except UnreadableFile as e:
             yield _unreadable(chunk.source, e.line, f"unreadable file: {e}")
@@ -284,9 +290,12 @@ def parse_chunk(
 _XML_FORBIDDEN = re.compile("[\x0b\x0c\x1b]")
 
 
-def _noting(lines: Iterable[str], damage: list[Damage]) -> Iterator[str]:
+def _noting(
+    lines: Iterable[str], damage: list[Damage], kept: deque[tuple[int, str]] | None = None
+) -> Iterator[str]:
     """An XML file's lines, noting each damaged one (with its line number) in `damage`,
-    and without the control characters XML forbids."""
+    and without the control characters XML forbids; `kept`: each line is also kept there
+    with its number, for the checksum of the hand it belongs to (`_element_digest`)."""
     for no, line in enumerate(lines, 1):
         # `in` tests: ten times faster than a regex search on the long lines of XML
         if line.__class__ is not str or "\x1b" in line or "\x0b" in line or "\x0c" in line:
@@ -297,7 +306,29 @@ def _noting(lines: Iterable[str], damage: list[Damage]) -> Iterator[str]:
                     what = f"control byte 0x{ord(bad.group()):02x}"
                     damage.append(Damage(no, bad.start() + 1, what))
                 line = _XML_FORBIDDEN.sub("", line)
+        if kept is not None:
+            kept.append((no, line))
         yield line
+
+
+def _drop_before(kept: deque[tuple[int, str]], line: int) -> None:
+    while kept and kept[0][0] < line:
+        kept.popleft()
+
+
+def _element_digest(kept: deque[tuple[int, str]], start: int, tags: frozenset[str]) -> int:
+    """A checksum of an XML hand's own lines: from its element's first line to the line
+    that closes it, each stripped (so a copy of the hand in another file, whatever
+    surrounds or indents it, has the same one). Lines before it are dropped: the items
+    come in file order."""
+    _drop_before(kept, start)
+    closing = tuple(f"</{t}>" for t in tags)
+    own: list[str] = []
+    for _, text in kept:
+        own.append(text.strip())
+        if any(c in text for c in closing):
+            break
+    return zlib.crc32("\n".join(own).encode("utf-8", "surrogatepass"))
 
 
 def _xml_damage(

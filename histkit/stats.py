@@ -102,7 +102,8 @@ class Filters:
 
     `stakes` matches the label `stakes_label` makes ("$0.04/$0.08 USD", "200/400") or
     the same without currency symbols and code ("0.04/0.08"). Dates are inclusive;
-    naive datetimes are taken as UTC.
+    naive datetimes are taken as UTC. `tournament`: True only tournament hands, False
+    only cash (and play-money) hands.
     """
 
     player: str | None = None
@@ -111,6 +112,8 @@ class Filters:
     table: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    site: str | None = None
+    tournament: bool | None = None
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -163,34 +166,27 @@ def _first_copy(name: str, df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load(
-    paths: Sequence[str | Path],
+    paths: Sequence[str | Path] = (),
     *,
     audit: bool = True,
     site: str | None = None,
     jobs: int = 1,
+    db: str | Path | bool | None = None,
+    filters: Filters | None = None,
 ) -> dict[str, pa.Table]:
-    """The tables of hand-history files/folders, or of folders `histkit parse` wrote (flat
+    """The tables of hand-history files/folders, of folders `histkit parse` wrote (flat
     or partitioned; only a complete result is read, see `histkit.warehouse`: a folder whose
-    run did not complete raises `WarehouseError`, a ValueError). `audit=True` replays each
-    hand so `awards` and `violations` exist (the hi/lo outcomes and the report need them);
-    `jobs` worker processes read and replay hand histories (same tables for any number)."""
-    from histkit.warehouse import holds_tables, read_tables
+    run did not complete raises `WarehouseError`, a ValueError), or of the hand database
+    (`db`: True for the default one, or its file). `histkit.sources` decides which (a mix
+    is a ValueError) and applies `filters` to whole hands. `audit=True` replays each hand
+    so `awards` and `violations` exist (the hi/lo outcomes and the report need them; tables
+    and databases give theirs when stored); `jobs` worker processes read and replay hand
+    histories (same tables for any number)."""
+    from histkit.sources import load as load_source
+    from histkit.sources import resolve
 
-    folders = [Path(p) for p in paths if holds_tables(p)]
-    if folders:
-        if len(folders) != len(paths):
-            raise ValueError("give either hand-history files or folders of Parquet tables")
-        read = [read_tables(d, _TABLES) for d in folders]
-        out: dict[str, pa.Table] = {}
-        for name in _TABLES:
-            if all(name in r for r in read):
-                parts = [r[name] for r in read]
-                out[name] = pa.concat_tables(parts, promote_options="default")
-        return out
-    from histkit.parallel import build_tables
-
-    tables = build_tables(list(paths), jobs=jobs, site=site, audit=audit)
-    return dict(tables.items())
+    source = resolve(paths, db=db)
+    return load_source(source, filters=filters, audit=audit, site=site, jobs=jobs)
 
 
 def format_money(amount: int, unit: str, currency: str | None) -> str:
@@ -256,6 +252,10 @@ def filter_hands(hands: pd.DataFrame, f: Filters) -> pd.DataFrame:
         keep &= h["started_at"].ge(_utc(f.since))
     if f.until is not None:
         keep &= h["started_at"].le(_utc(f.until))
+    if f.site:
+        keep &= h["site"].eq(f.site)
+    if f.tournament is not None:
+        keep &= h["is_tournament"].eq(f.tournament)
     return h[keep].reset_index(drop=True)
 
 

@@ -33,9 +33,14 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-def test_the_three_notebooks_exist() -> None:
+def test_the_notebooks_exist() -> None:
     names = [p.stem for p in NOTEBOOKS]
-    assert names == ["01-session-review", "02-payout-audit", "03-explore-tables"]
+    assert names == [
+        "01-session-review",
+        "02-payout-audit",
+        "03-explore-tables",
+        "04-hand-database",
+    ]
 
 
 @pytest.mark.slow

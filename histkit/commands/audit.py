@@ -18,18 +18,35 @@ from histkit.cli import (
     add_jobs_option,
     add_site_option,
     check_jobs,
-    check_site,
-    existing_paths,
     plural,
     progress_bar,
+)
+from histkit.commands.stats import (
+    ExamplesFormatter,
+    add_filter_options,
+    add_source_options,
+    filters_from,
+    source_from,
 )
 from histkit.textsafe import CsvWriter
 
 if TYPE_CHECKING:
     from histkit.audit import AuditReport
     from histkit.rules import Violation
+    from histkit.sources import Source
+    from histkit.stats import Filters
 
 FIELDS = ("hand_id", "code", "severity", "street", "line", "expected", "reported", "message")
+
+
+EXAMPLES = """\
+examples:
+  histkit audit sessions/ --info              # hand histories, informational records too
+  histkit audit out/ --format json            # stored by: histkit parse ... -o out/ --audit
+  histkit audit --db --since 2024-06-01       # stored in the hand database (the default file)
+  histkit audit --db my.duckdb --site wpn --cash
+  histkit audit sessions/ --profile casino    # under Robert's Rules (hand histories only)
+"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,17 +56,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=(
             "Replay every stud hand under a rule profile: check each action (turn order, "
             "bring-in, bet sizes, raise cap, all-ins) and recompute each pot, side pot, "
-            "hi/lo half, odd chip and rake against what the site paid. Exit status: 0 no "
-            "violation, 1 violations (or rejected hands) found, 2 usage or input error."
+            "hi/lo half, odd chip and rake against what the site paid. A folder of tables "
+            "written by 'histkit parse --audit', or the hand database (--db) imported with "
+            "the audit, has no hands to replay: its stored audit is reported instead. Exit "
+            "status: 0 no violation, 1 violations (or rejected hands) found, 2 usage or "
+            "input error."
+            " On folders of tables and the database, --site keeps only that site's hands "
+            "(on hand histories it says how to read them)."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
+    add_source_options(p)
     p.add_argument(
         "--profile",
         metavar="NAME|FILE",
         help="house rules to audit under: a site's (pokerstars, fulltilt, ...), casino "
-        "(Robert's Rules), or a TOML file (default: each hand's own site's rules)",
+        "(Robert's Rules), or a TOML file (default: each hand's own site's rules; hand "
+        "histories only: a stored audit was made under each site's own)",
     )
+    p.add_argument("--player", metavar="NAME", help="only hands this player sat in")
+    add_filter_options(p, stakes=False)
     p.add_argument(
         "--format",
         choices=("text", "json", "csv"),
@@ -74,23 +101,36 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from histkit.audit import audit_paths
-    from histkit.rules import load_profile
+    from histkit.rules import RuleProfile, load_profile
+    from histkit.sources import record_filter
 
-    paths = existing_paths(args.paths)
-    try:
-        profile = load_profile(args.profile) if args.profile else None
-    except (ValueError, OSError) as e:
-        raise UsageError(str(e)) from None
+    filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
-    with progress_bar(enabled=not args.quiet, desc="auditing") as bar:
-        report = audit_paths(
-            paths,
-            profile,
-            jobs=jobs,
-            continuity=not args.no_continuity,
-            site=check_site(args.site),
-            on_progress=bar.update,
-        )
+    source = source_from(args)
+    profile: RuleProfile | None = None
+    if source.kind != "text":
+        if args.profile:
+            raise UsageError(
+                f"--profile: {source.describe()} holds an audit made under each site's own "
+                "rules; audit the hand histories to apply other rules"
+            )
+        report = _stored(source, filters)
+    else:
+        try:
+            profile = load_profile(args.profile) if args.profile else None
+            keep = record_filter(filters)
+        except (ValueError, OSError) as e:
+            raise UsageError(str(e)) from None
+        with progress_bar(enabled=not args.quiet, desc="auditing") as bar:
+            report = audit_paths(
+                source.paths,
+                profile,
+                jobs=jobs,
+                continuity=not args.no_continuity,
+                site=args.site,
+                on_progress=bar.update,
+                keep=keep,
+            )
     shown = report.violations if args.info else report.errors
     profile_name = profile.name if profile is not None else _site_rules(report.sites)
     if args.format == "json":
@@ -108,6 +148,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_FOUND if (report.errors or report.rejected) else EXIT_OK
+
+
+def _stored(source: Source, filters: Filters) -> AuditReport:
+    """The audit stored with folders of tables or in the database, filtered; a usage
+    error when none was stored."""
+    from histkit.audit import stored_report
+    from histkit.sources import check_stored_audit, load, stored_audit
+
+    names = ("hands", "errors", "awards", "violations", "duplicates")
+    try:
+        stored_audit(source)
+        tables = load(source, filters=filters, audit=True, names=names)
+        check_stored_audit(source, tables)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return stored_report(tables, source=source.describe())
 
 
 def _csv(violations: tuple[Violation, ...]) -> str:

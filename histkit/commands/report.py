@@ -12,10 +12,22 @@ from histkit.cli import (
     add_jobs_option,
     add_site_option,
     check_jobs,
-    check_site,
-    existing_paths,
 )
-from histkit.commands.stats import add_filter_options, filters_from
+from histkit.commands.stats import (
+    ExamplesFormatter,
+    add_filter_options,
+    add_source_options,
+    filters_from,
+    source_from,
+)
+
+EXAMPLES = """\
+examples:
+  histkit report sessions/ -o report.html     # hand histories; the hero's report
+  histkit report out/ --player Hero -o h.html # a folder of tables: histkit parse ... -o out/
+  histkit report --db --since 2024-06-01 -o june.html   # the hand database, June 1 on (UTC)
+  histkit report --db my.duckdb --site pokerstars --cash -o cash.html
+"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,10 +37,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=(
             "Write one HTML file (plots embedded, no external references) with a player's "
             "summary, plots, the biggest pots won and lost replayed street by street, and "
-            "the audit's violations. The player defaults to the hands' hero."
+            "the audit's violations. The player defaults to the hands' hero. Reads hand "
+            "histories, folders of tables written by 'histkit parse' (the violations when "
+            "parsed with --audit), or the hand database (--db)."
+            " On folders of tables and the database, --site keeps only that site's hands "
+            "(on hand histories it says how to read them)."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand histories or Parquet folders")
+    add_source_options(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("--player", metavar="NAME", help="the player to report on (default: hero)")
     add_filter_options(p)
@@ -41,21 +59,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from histkit.atomic import atomic_write_text
     from histkit.report import build_report
-    from histkit.stats import load
+    from histkit.sources import load
 
-    paths = existing_paths(args.paths)
     if os.path.isdir(args.output):  # said before the work, not after
         raise UsageError(f"cannot write {args.output}: is a folder")
     if args.top < 0:
         raise UsageError("--top must be 0 or more")
     filters = filters_from(args, player=None)
+    jobs = check_jobs(args.jobs)
+    source = source_from(args)
     try:
-        tables = load(
-            [str(p) for p in paths],
-            audit=True,
-            site=check_site(args.site),
-            jobs=check_jobs(args.jobs),
-        )
+        tables = load(source, filters=filters, audit=True, site=args.site, jobs=jobs)
         html = build_report(tables, args.player, filters=filters, top=args.top)
     except ValueError as e:
         raise UsageError(str(e)) from None

@@ -7,7 +7,6 @@ import csv
 import json
 import math
 import sys
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from histkit.cli import (
@@ -17,7 +16,6 @@ from histkit.cli import (
     add_site_option,
     check_jobs,
     check_site,
-    existing_paths,
     plural,
 )
 from histkit.textsafe import clip, frame_csv
@@ -25,6 +23,7 @@ from histkit.textsafe import clip, frame_csv
 if TYPE_CHECKING:
     import pandas as pd
 
+    from histkit.sources import Source
     from histkit.stats import Filters
 
 GAMES = {
@@ -54,18 +53,31 @@ _TEXT_COLUMNS = (
 )
 
 
+EXAMPLES = """\
+examples:
+  histkit stats sessions/ --player Hero       # hand histories (files or folders)
+  histkit stats out/ --game razz --format json   # a folder of tables: histkit parse ... -o out/
+  histkit stats --db --since 2024-06-01 --until 2024-06-30   # the hand database, June (UTC)
+  histkit stats --db my.duckdb --site pokerstars --cash --by stakes
+"""
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "stats",
         help="player statistics (VPIP, steals, streets, showdowns, winnings)",
         description=(
-            "Per-player stud statistics from hand-history files or folders (or folders "
-            "of Parquet tables written by 'histkit parse'). Amounts are never added "
-            "across currencies or units: each row belongs to one 'money' (USD, chips, "
-            "...). Definitions: docs/stats.md."
+            "Per-player stud statistics from hand-history files or folders, folders of "
+            "tables written by 'histkit parse' (flat or partitioned), or the hand database "
+            "(--db). Amounts are never added across currencies or units: each row belongs "
+            "to one 'money' (USD, chips, ...). Definitions: docs/stats.md."
+            " On folders of tables and the database, --site keeps only that site's hands "
+            "(on hand histories it says how to read them)."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand histories or Parquet folders")
+    add_source_options(p)
     p.add_argument("--player", metavar="NAME", help="only this player")
     add_filter_options(p)
     p.add_argument("--by", choices=("game", "stakes", "table"), help="one row per player and ...")
@@ -81,7 +93,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-audit",
         action="store_true",
-        help="skip the replay (faster; no hi/lo scoop/split counts)",
+        help="skip the replay (faster; no hi/lo scoop/split counts); from tables or the "
+        "database: leave the stored audit unread",
     )
     add_site_option(p)
     add_jobs_option(p)
@@ -89,50 +102,126 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def add_filter_options(p: argparse.ArgumentParser) -> None:
-    """The hand filters `stats` and `report` share."""
-    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
-    p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
-    p.add_argument("--table", metavar="NAME", help="only this table")
-    p.add_argument("--since", metavar="DATE", help="hands from this date/time on (ISO, UTC)")
-    p.add_argument("--until", metavar="DATE", help="hands up to this date/time (ISO, UTC)")
+class ExamplesFormatter(argparse.HelpFormatter):
+    """Wraps the description as usual but prints an "examples:" epilog line by line."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
 
 
-def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
-    """`Filters` from the options `add_filter_options` added."""
-    from histkit.stats import Filters
-
-    return Filters(
-        player=player,
-        game=GAMES[args.game] if args.game else None,
-        stakes=args.stakes,
-        table=args.table,
-        since=_date(args.since, "--since"),
-        until=_date(args.until, "--until"),
+def add_source_options(p: argparse.ArgumentParser) -> None:
+    """PATHs (optional with --db) and `--db [FILE]`, which `stats`, `report` and `audit`
+    share."""
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="hand-history files or folders, or folders of tables written by histkit parse "
+        "(not both kinds at once)",
+    )
+    p.add_argument(
+        "--db",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="FILE",
+        help="read the hand database instead of PATHs (histkit import writes it); FILE "
+        "defaults to $HISTKIT_DB, else hands.duckdb in the user data folder",
     )
 
 
-def _date(text: str | None, flag: str) -> datetime | None:
-    if text is None:
-        return None
+def add_filter_options(p: argparse.ArgumentParser, *, stakes: bool = True) -> None:
+    """The hand filters `stats`, `report` (and, without stakes, `audit`) share; --site
+    (added with the site option) filters too."""
+    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    if stakes:
+        p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
+    p.add_argument("--table", metavar="NAME", help="only this table")
+    p.add_argument(
+        "--since",
+        metavar="DAY",
+        help="hands from this UTC day on (YYYY-MM-DD; or a UTC time YYYY-MM-DDTHH:MM)",
+    )
+    p.add_argument(
+        "--until",
+        metavar="DAY",
+        help="hands up to this UTC day, that day included (YYYY-MM-DD; or a UTC time)",
+    )
+    money = p.add_mutually_exclusive_group()
+    money.add_argument(
+        "--cash",
+        dest="tournament",
+        action="store_const",
+        const=False,
+        help="only cash-game hands (play money included)",
+    )
+    money.add_argument(
+        "--tournament",
+        dest="tournament",
+        action="store_const",
+        const=True,
+        help="only tournament hands",
+    )
+
+
+def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
+    """`Filters` from the options `add_filter_options` (and the site option) added: a
+    date in the wrong form or an unknown site is a usage error, said before any work."""
+    from histkit.sources import SourceError, day_range, parse_day
+    from histkit.stats import Filters
+
     try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        raise UsageError(f"{flag}: not an ISO date/time: {text!r}") from None
+        since, until = day_range(
+            None if args.since is None else parse_day(args.since, "--since"),
+            None if args.until is None else parse_day(args.until, "--until"),
+        )
+    except SourceError as e:
+        raise UsageError(str(e)) from None
+    return Filters(
+        player=player,
+        game=GAMES[args.game] if args.game else None,
+        stakes=getattr(args, "stakes", None),
+        table=args.table,
+        since=since,
+        until=until,
+        site=_site_of(check_site(args.site)),
+        tournament=args.tournament,
+    )
+
+
+def _site_of(dialect: str | None) -> str | None:
+    """The site a --site dialect's hands carry (`wpn_2016` reads hands of `wpn`)."""
+    if dialect is None:
+        return None
+    from histkit.dialects import get_dialect
+
+    return str(get_dialect(dialect).site or dialect)
+
+
+def source_from(args: argparse.Namespace) -> Source:
+    """What PATHs / --db name, checked before any work: a usage error when nothing, or
+    two kinds, or something that does not exist is given."""
+    from histkit.sources import SourceError, resolve
+
+    try:
+        return resolve(args.paths, db=args.db)
+    except SourceError as e:
+        raise UsageError(str(e)) from None
 
 
 def run(args: argparse.Namespace) -> int:
-    from histkit.stats import load, player_stats, seat_facts
+    from histkit.sources import load
+    from histkit.stats import player_stats, seat_facts
 
-    paths = existing_paths(args.paths)
+    if args.min_hands < 0:
+        raise UsageError("--min-hands must be 0 or more")
     filters = filters_from(args, player=args.player)
+    jobs = check_jobs(args.jobs)
+    source = source_from(args)
     try:
-        tables = load(
-            [str(p) for p in paths],
-            audit=not args.no_audit,
-            site=check_site(args.site),
-            jobs=check_jobs(args.jobs),
-        )
+        tables = load(source, filters=filters, audit=not args.no_audit, site=args.site, jobs=jobs)
     except ValueError as e:
         raise UsageError(str(e)) from None
     facts = seat_facts(tables, filters)

@@ -51,6 +51,25 @@ def _locked(e: Exception) -> bool:
     return "Could not set lock" in text or "Conflicting lock" in text
 
 
+_HEADER = 12288  # DuckDB writes its headers right after creating the file
+
+
+def _being_created(e: Exception, file: Path) -> bool:
+    """A database file another process has just created and not yet written its headers
+    to: new, short, and empty or starting as DuckDB's do (a reader arriving at that
+    moment waits, as for a lock; any other file is refused at once)."""
+    if "not a valid DuckDB database" not in str(e):
+        return False
+    try:
+        st = file.stat()
+        with open(file, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return False
+    young = st.st_size < _HEADER and time.time() - st.st_mtime < 5
+    return young and (not head or head[8:12] == b"DUCK")
+
+
 def connect_file(
     path: str | os.PathLike[str] | None = None,
     *,
@@ -76,7 +95,7 @@ def connect_file(
         try:
             return duckdb.connect(str(file), read_only=read_only)
         except duckdb.IOException as e:
-            if not _locked(e):
+            if not (_locked(e) or _being_created(e, file)):
                 raise
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(

@@ -1,0 +1,104 @@
+"""`histkit import PATH... [--db FILE]`: hand histories into the hand database.
+
+(A module named as its command, as every command's is; its options shared with `watch` and
+`db` live in `histkit.commands.db`.)"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from histkit.cli import (
+    EXIT_FOUND,
+    EXIT_OK,
+    UsageError,
+    add_jobs_option,
+    add_site_option,
+    check_jobs,
+    check_site,
+    existing_paths,
+    plural,
+    progress_bar,
+)
+from histkit.commands.db import add_audit_options, add_db_option
+
+if TYPE_CHECKING:
+    from histkit.db import ImportReport
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "import",
+        help="import hand histories into the hand database (DuckDB)",
+        description=(
+            "Import hand-history files or folders (recursively) into the hand database, "
+            "a DuckDB file with the tables 'histkit parse' writes. Files imported before "
+            "and unchanged are skipped; a file that grew is read on from where the last "
+            "import stopped; a changed file is read again. Each hand (site and hand id) is "
+            "stored once: another copy is counted as a duplicate, a different text under "
+            "the same id is a conflict (exit status 1). The last hand of a file that is "
+            "still being written is pending until the file completes it. An import is one "
+            "transaction: interrupted, it leaves the database as it was."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
+    add_db_option(p)
+    add_audit_options(p)
+    add_site_option(p)
+    add_jobs_option(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from histkit.db import DatabaseBusy, DatabaseError, import_paths
+
+    paths = existing_paths(args.paths)
+    jobs = check_jobs(args.jobs)
+    site = check_site(args.site)
+    try:
+        with progress_bar(enabled=not args.quiet, desc="importing") as bar:
+            report = import_paths(
+                paths, db=args.db, audit=args.audit, jobs=jobs, progress=bar.update, site=site
+            )
+    except (DatabaseError, DatabaseBusy) as e:
+        raise UsageError(str(e)) from None
+    except OSError as e:
+        raise UsageError(f"cannot write the database: {e.strerror or e}") from None
+    if not args.quiet:
+        print(summary(report))
+    return EXIT_FOUND if report.conflicts else EXIT_OK
+
+
+def summary(r: ImportReport) -> str:
+    """What `histkit import` prints."""
+    lines = [
+        f"Imported into {r.db} in {r.seconds:,.1f} s: {plural(r.files_seen, 'file')} seen: "
+        f"{r.files_read:,} new, {r.files_resumed:,} grown (read on), {r.files_reread:,} "
+        f"changed (read again), {r.files_skipped:,} unchanged.",
+        f"Added {plural(r.hands_added, 'hand')}"
+        + (f" (and removed {r.hands_removed:,} of files read again)" if r.hands_removed else "")
+        + f"; {plural(r.duplicates, 'duplicate')} (copies of stored hands) not stored again; "
+        f"{plural(r.conflicts, 'conflict')}" + (":" if r.conflicts else "."),
+    ]
+    lines.extend(f"  {m}" for m in r.conflict_messages[:20])
+    if r.pending:
+        lines.append(
+            f"Pending: {plural(r.pending, 'hand')} not complete yet (imported when "
+            "the file completes it):"
+        )
+        lines.extend(f"  {f}:{n} ({why})" for f, n, why in r.pending_hands[:20])
+    if r.skipped:
+        lines.append(f"Skipped {plural(r.skipped, 'hand')} of other games.")
+    if r.unknown:
+        lines.append(f"Not hand histories of a known site: {plural(r.unknown, 'file')}:")
+        lines.extend(f"  {f}: {why}" for f, why in r.unknown_examples)
+    if r.unreadable:
+        lines.append(f"Could not read {plural(r.unreadable, 'file')}.")
+    lines.append(f"Rejected {plural(r.rejected, 'hand')}" + (":" if r.rejected else "."))
+    for f, line, hand, why in r.rejected_examples:
+        where = f"{f}:{line}" if line else f
+        lines.append(f"  {where}" + (f" hand #{hand}" if hand else "") + f": {why}")
+    if r.rejected > len(r.rejected_examples):
+        lines.append(f"  ... and {r.rejected - len(r.rejected_examples):,} more (see `histkit db`)")
+    return "\n".join(lines)

@@ -1,0 +1,420 @@
+"""One import's writes, inside its transaction: the rows the workers built (Arrow tables),
+held back where a file's last hand is not complete, each hand stored once, inserted in
+bulk; the rows of files read again removed first; and the `files` bookkeeping.
+
+**Each hand once.** A hand is its key (site, hand_id) and a checksum of its text (CRC-32 of
+the hand's lines as the reader gives them: line ends and an XML hand's indentation do not
+count). A hand whose key is already stored (by an earlier import, or earlier in this one)
+is a *duplicate* when its text is the same (a row in `duplicates`) and a *conflict* when it
+differs: an error (kind "conflict" in `errors`) naming both files; the import goes on. The
+workers leave a copy of a hand read earlier in the same chunk out of the tables
+(`process_chunk(keys=True)`), so each key's rows in a chunk's tables are one hand's, and a
+hand left out is left out of every table by its key.
+
+**Files read again.** Before a file is read again (it changed) or read on (its held-back
+last hand read again), its rows from that line on are removed: its hands with all their
+rows, its copies, its errors. A hand removed that another file still holds a copy of (a
+duplicate, or a conflict) must come back from that file: such files are read again too
+(`cascade`), so the database holds what importing the files as they are now gives.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from histkit.db.scan import FilePlan
+from histkit.db.schema import CHILD_TABLES, count_column, key_columns
+from histkit.tables import AUDIT_TABLES, SCHEMAS
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from histkit.parallel import ChunkResult, HandKey
+
+__all__ = ["Store"]
+
+BATCH_HANDS = 5000  # hands held in memory before they are inserted
+_SEP = "\x1f"
+
+
+@dataclass
+class FileOutcome:
+    """What became of one file's held-back last hand in this import."""
+
+    pending_line: int | None = None
+    pending_reason: str | None = None
+    provisional_line: int | None = None
+
+
+@dataclass
+class _Part:
+    """One chunk's rows, waiting to be inserted."""
+
+    path: str
+    tables: dict[str, pa.Table]
+    candidates: list[HandKey]  # hands to store unless already stored
+    drop: set[tuple[str, str]]  # stored keys whose rows are left out (held back)
+
+
+@dataclass
+class Tally:
+    """What one import did, counted as it goes."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    conflicts: list[str] = field(default_factory=list)
+    rejected: list[tuple[str, int | None, str | None, str]] = field(default_factory=list)
+    unknown: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Store:
+    """Writes one import into the database (the caller holds the transaction)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, audit: bool) -> None:
+        self.con = con
+        self.audit = audit
+        self.names = [n for n in SCHEMAS if audit or n not in AUDIT_TABLES]
+        self.parts: list[_Part] = []
+        self.waiting = 0
+        self.tally = Tally()
+        self.outcomes: dict[str, FileOutcome] = {}
+        con.execute("CREATE OR REPLACE TEMP TABLE forgotten (site VARCHAR, hand_id VARCHAR)")
+
+    # ---------------------------------------------------------------- rows coming in
+
+    def add(self, r: ChunkResult, plan: FilePlan) -> None:
+        """One chunk's results: its held-back rows set aside, the rest queued."""
+        out = self.outcomes.setdefault(plan.path, FileOutcome())
+        assert r.tables is not None
+        tables = {name: r.tables[name] for name in self.names}
+        held = plan.held_line
+        candidates: list[HandKey] = []
+        drop: set[tuple[str, str]] = set()
+        for k in r.keys:
+            if held is None or k.line < held:
+                candidates.append(k)
+            elif k.line == held and plan.open_hand and plan.ends_with_line_end and k.stored:
+                out.provisional_line = held  # stored now, read again when the file grows
+                candidates.append(k)
+            else:
+                if k.line == held and plan.open_hand:
+                    out.pending_line = held
+                    out.pending_reason = "its last line has no line end yet"
+                if k.stored:
+                    drop.add((k.site, k.hand_id))
+        tables["errors"] = self._held_errors(tables["errors"], plan, out)
+        if drop:
+            tables = _without(tables, drop)
+        self.parts.append(_Part(plan.path, tables, candidates, drop))
+        self.waiting += len(candidates)
+        if self.waiting >= BATCH_HANDS:
+            self.flush()
+
+    def _held_errors(self, errors: pa.Table, plan: FilePlan, out: FileOutcome) -> pa.Table:
+        """The errors table without what is held back: issues at or after the held line
+        (the open hand that does not parse yet, or an XML hand element the file ends
+        inside: pending)."""
+        if not errors.num_rows or plan.held_line is None:
+            return errors
+        lines = errors["line"].to_pylist()
+        reasons = errors["reason"].to_pylist()
+        kinds = errors["kind"].to_pylist()
+        keep = []
+        for line, reason, kind in zip(lines, reasons, kinds, strict=True):
+            held = line is not None and line >= plan.held_line
+            if held and plan.open_hand and out.pending_line is None:
+                # the open hand's issue (its first: an issue's line may be inside it)
+                if kind == "skipped" and plan.header_done and line == plan.held_line:
+                    out.provisional_line = line  # another game: its whole header says so
+                    keep.append(True)
+                    continue
+                out.pending_line, out.pending_reason = plan.held_line, reason
+            keep.append(not held)
+        return errors.filter(pa.array(keep, pa.bool_()))
+
+    # -------------------------------------------------------------------- inserting
+
+    def flush(self) -> None:
+        """Insert what is queued: each hand once, copies counted, conflicts recorded."""
+        parts, self.parts, self.waiting = self.parts, [], 0
+        if not parts:
+            return
+        stored = self._stored_keys({(k.site, k.hand_id) for p in parts for k in p.candidates})
+        first: dict[tuple[str, str], tuple[int | None, str, int]] = {}
+        accepted: list[tuple[str, str, int | None, str, int]] = []
+        copies: list[tuple[str, str, int | None, str, int]] = []
+        conflicts: list[dict[str, Any]] = []
+        for part in parts:
+            refused: set[tuple[str, str]] = set()
+            for k in part.candidates:
+                key = (k.site, k.hand_id)
+                other = stored.get(key) or first.get(key)
+                if other is None:
+                    first[key] = (k.digest, part.path, k.line)
+                    accepted.append((*key, k.digest, part.path, k.line))
+                    continue
+                if k.stored:
+                    refused.add(key)
+                if k.digest is None or other[0] is None or k.digest == other[0]:
+                    copies.append((*key, k.digest, part.path, k.line))
+                else:
+                    conflicts.append(_conflict(k, part.path, other))
+            if refused:
+                part.tables = _without(part.tables, refused)
+        tables = {name: pa.concat_tables([p.tables[name] for p in parts]) for name in self.names}
+        if conflicts:
+            extra = pa.Table.from_pylist(conflicts, schema=SCHEMAS["errors"])
+            tables["errors"] = pa.concat_tables([tables["errors"], extra])
+            self.tally.conflicts.extend(c["reason"] for c in conflicts)
+        for name, table in tables.items():
+            if table.num_rows:
+                self._insert(name, table)
+        self._index(accepted, tables)
+        if copies:
+            self._insert("duplicates", _book(copies))
+        self._count(tables["errors"], len(accepted), len(copies), len(conflicts))
+
+    def _stored_keys(
+        self, keys: set[tuple[str, str]]
+    ) -> dict[tuple[str, str], tuple[int | None, str, int]]:
+        if not keys:
+            return {}
+        sites, ids = zip(*keys, strict=True)
+        asked = pa.table({"site": pa.array(sites, pa.string()), "hand_id": pa.array(ids)})
+        self.con.register("histkit_asked", asked)
+        try:
+            rows = self.con.execute(
+                "SELECT k.site, k.hand_id, k.text_hash, k.source_file, k.source_line "
+                "FROM histkit_asked a JOIN hand_index k USING (site, hand_id)"
+            ).fetchall()
+        finally:
+            self.con.unregister("histkit_asked")
+        return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+    def _insert(self, name: str, table: pa.Table) -> None:
+        self.con.register("histkit_rows", table)
+        try:
+            self.con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM histkit_rows')
+        finally:
+            self.con.unregister("histkit_rows")
+
+    def _index(
+        self, accepted: list[tuple[str, str, int | None, str, int]], tables: dict[str, pa.Table]
+    ) -> None:
+        """`hand_index` rows of the hands stored, with their row counts per table."""
+        if not accepted:
+            return
+        self.con.register("histkit_new", _book(accepted))
+        joins, counts, names = [], [], []
+        try:
+            for i, table in enumerate(t for t in CHILD_TABLES if t in tables):
+                keys = ", ".join(key_columns(table))
+                names.append(f"histkit_c{i}")
+                self.con.register(names[-1], tables[table].select(list(key_columns(table))))
+                joins.append(
+                    f"LEFT JOIN (SELECT {keys}, count(*) AS n FROM histkit_c{i} GROUP BY ALL) "
+                    f"c{i} USING ({keys})"
+                )
+                counts.append(f"coalesce(c{i}.n, 0) AS {count_column(table)}")
+            select = ", ".join(["n.*", *counts])
+            joined = " ".join(joins)
+            self.con.execute(
+                f"INSERT INTO hand_index BY NAME SELECT {select} FROM histkit_new n {joined}"
+            )
+        finally:
+            for name in ["histkit_new", *names]:
+                self.con.unregister(name)
+
+    def _count(self, errors: pa.Table, added: int, copies: int, conflicts: int) -> None:
+        c = self.tally.counts
+        c["added"] += added
+        c["duplicates"] += copies
+        c["conflicts"] += conflicts
+        for row in errors.select(["source_file", "line", "hand_id", "kind", "reason"]).to_pylist():
+            kind = row["kind"]
+            if kind == "conflict":
+                continue
+            c[kind] += 1
+            if kind in ("rejected", "unreadable") and len(self.tally.rejected) < 20:
+                self.tally.rejected.append(
+                    (row["source_file"], row["line"], row["hand_id"], row["reason"])
+                )
+            elif kind == "unknown" and len(self.tally.unknown) < 20:
+                self.tally.unknown.append((row["source_file"], row["reason"]))
+
+    # ---------------------------------------------------------------- files read again
+
+    def forget(self, requests: list[tuple[str, int]]) -> None:
+        """Remove each file's rows from its line on: hands (every table), copies, errors."""
+        if not requests:
+            return
+        paths, lines = zip(*requests, strict=True)
+        req = pa.table(
+            {"path": pa.array(paths, pa.string()), "from_line": pa.array(lines, pa.int64())}
+        )
+        con = self.con
+        con.register("histkit_req", req)
+        try:
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE histkit_gone AS SELECT k.site, k.hand_id "
+                "FROM hand_index k JOIN histkit_req r "
+                "ON k.source_file = r.path AND k.source_line >= r.from_line"
+            )
+            gone = int(con.execute("SELECT count(*) FROM histkit_gone").fetchall()[0][0])
+            self.tally.counts["removed"] += gone
+            if gone:
+                con.execute("INSERT INTO forgotten SELECT * FROM histkit_gone")
+                for table in ("hands", *CHILD_TABLES, "hand_index"):
+                    keys = key_columns(table) if table in SCHEMAS else ("site", "hand_id")
+                    on = " AND ".join(f't."{c}" = g."{c}"' for c in keys)
+                    con.execute(f'DELETE FROM "{table}" t USING histkit_gone g WHERE {on}')
+            con.execute(
+                "DELETE FROM duplicates t USING histkit_req r "
+                "WHERE t.source_file = r.path AND t.source_line >= r.from_line"
+            )
+            con.execute(
+                "DELETE FROM errors t USING histkit_req r WHERE t.source_file = r.path "
+                "AND (t.line >= r.from_line OR (t.line IS NULL AND r.from_line <= 1))"
+            )
+        finally:
+            con.unregister("histkit_req")
+
+    def cascade(self, settled: set[str]) -> list[str]:
+        """Files (not in `settled`) holding a copy of a hand removed in this import that is
+        no longer stored as that copy: a duplicate whose hand is gone or now has another
+        text, or a conflict. Read again, they give what a fresh import would."""
+        rows = self.con.execute(
+            """SELECT d.source_file FROM forgotten g JOIN duplicates d USING (site, hand_id)
+            LEFT JOIN hand_index k USING (site, hand_id)
+            WHERE k.hand_id IS NULL OR d.text_hash <> k.text_hash
+            UNION
+            SELECT e.source_file FROM forgotten g JOIN errors e
+            ON e.kind = 'conflict' AND e.hand_id = g.hand_id"""
+        ).fetchall()
+        return sorted({r[0] for r in rows if r[0] is not None} - settled)
+
+    # --------------------------------------------------------------------- bookkeeping
+
+    def write_files(self, plans: list[FilePlan]) -> None:
+        """The `files` rows of the files read, their counts taken from the tables."""
+        if not plans:
+            return
+        now = datetime.now(UTC)
+        rows = []
+        for p in plans:
+            out = self.outcomes.get(p.path, FileOutcome())
+            rows.append(
+                {
+                    "path": p.path,
+                    "size": p.size,
+                    "mtime_ns": p.mtime_ns,
+                    "consumed_bytes": p.consumed,
+                    "consumed_lines": p.consumed_lines,
+                    "prefix_sha256": p.prefix_sha256,
+                    "mode": p.mode,
+                    "audited": self.audit,
+                    "pending_line": out.pending_line,
+                    "pending_reason": out.pending_reason,
+                    "provisional_line": out.provisional_line,
+                    "imported_at": now,
+                }
+            )
+        con = self.con
+        con.register("histkit_files", pa.Table.from_pylist(rows, schema=_FILES))
+        try:
+            con.execute("DELETE FROM files WHERE path IN (SELECT path FROM histkit_files)")
+            mine = "WHERE source_file IN (SELECT path FROM histkit_files)"
+            con.execute(
+                f"""INSERT INTO files BY NAME
+                SELECT f.*, coalesce(h.n, 0) AS hands, coalesce(d.n, 0) AS duplicates,
+                    coalesce(e.conflicts, 0) AS conflicts, coalesce(e.rejected, 0) AS rejected,
+                    coalesce(e.skipped, 0) AS skipped, s.sites
+                FROM histkit_files f
+                LEFT JOIN (SELECT source_file, count(*) AS n FROM hands {mine} GROUP BY 1) h
+                    ON h.source_file = f.path
+                LEFT JOIN (SELECT source_file, count(*) AS n FROM duplicates {mine} GROUP BY 1) d
+                    ON d.source_file = f.path
+                LEFT JOIN (SELECT source_file, count_if(kind = 'conflict') AS conflicts,
+                        count_if(kind = 'rejected') AS rejected,
+                        count_if(kind = 'skipped') AS skipped
+                    FROM errors {mine} GROUP BY 1) e ON e.source_file = f.path
+                LEFT JOIN (SELECT source_file,
+                        array_to_string(list_sort(list_distinct(list(site))), ',') AS sites
+                    FROM (SELECT source_file, site FROM hands {mine}
+                        UNION ALL SELECT source_file, site FROM duplicates {mine})
+                    GROUP BY 1) s ON s.source_file = f.path"""
+            )
+        finally:
+            con.unregister("histkit_files")
+
+
+_FILES = pa.schema(
+    [
+        ("path", pa.string()),
+        ("size", pa.int64()),
+        ("mtime_ns", pa.int64()),
+        ("consumed_bytes", pa.int64()),
+        ("consumed_lines", pa.int64()),
+        ("prefix_sha256", pa.string()),
+        ("mode", pa.string()),
+        ("audited", pa.bool_()),
+        ("pending_line", pa.int64()),
+        ("pending_reason", pa.string()),
+        ("provisional_line", pa.int64()),
+        ("imported_at", pa.timestamp("us", tz="UTC")),
+    ]
+)
+_BOOK = pa.schema(
+    [
+        ("site", pa.string()),
+        ("hand_id", pa.string()),
+        ("text_hash", pa.int64()),
+        ("source_file", pa.string()),
+        ("source_line", pa.int64()),
+    ]
+)
+
+
+def _book(rows: list[tuple[str, str, int | None, str, int]]) -> pa.Table:
+    """Rows of `hand_index` or `duplicates` (key, checksum, where read)."""
+    cols = list(zip(*rows, strict=True))
+    return pa.Table.from_arrays(
+        [pa.array(c, f.type) for c, f in zip(cols, _BOOK, strict=True)], schema=_BOOK
+    )
+
+
+def _conflict(k: HandKey, path: str, other: tuple[int | None, str, int]) -> dict[str, Any]:
+    """The `errors` row of a hand whose key is stored with another text."""
+    reason = (
+        f"hand #{k.hand_id} ({k.site}) at {path}:{k.line} has a text unlike the hand "
+        f"stored under the same id from {other[1]}:{other[2]}; not stored"
+    )
+    return {
+        "source_file": path,
+        "line": k.line,
+        "hand_id": k.hand_id,
+        "kind": "conflict",
+        "reason": reason,
+    }
+
+
+def _without(tables: dict[str, pa.Table], keys: set[tuple[str, str]]) -> dict[str, pa.Table]:
+    """Each table without the rows of these hands (by key)."""
+    out = dict(tables)
+    joined = pa.array([f"{s}{_SEP}{h}" for s, h in keys], pa.string())
+    ids = pa.array([h for _, h in keys], pa.string())
+    for name, table in tables.items():
+        if name == "errors" or not table.num_rows:
+            continue
+        if "site" in table.column_names:
+            mine = pc.binary_join_element_wise(table["site"], table["hand_id"], _SEP)
+            hit = pc.is_in(mine, value_set=joined)
+        else:
+            hit = pc.is_in(table["hand_id"], value_set=ids)
+        out[name] = table.filter(pc.invert(pc.fill_null(hit, False)))
+    return out

@@ -1,0 +1,170 @@
+"""`histkit watch`: keep the hand database up to date while a poker client writes hands.
+
+Polling, not file-system events (no inotify or FSEvents dependency, the same on every
+system and on network folders): every `interval` seconds the folders are walked and each
+file `stat`ed; the sizes and modification times of the poll before are kept in memory, so
+a poll that finds nothing new costs no database access at all. The files that changed are
+imported (`import_paths`: each batch one transaction) and the write connection is closed
+after each batch, so readers (`histkit stats --db`, `histkit.db.connect()`) get their turn
+between batches; a reader finding the file held waits and tries again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from histkit.db.connection import DatabaseBusy
+from histkit.db.importer import ImportReport, import_paths
+
+__all__ = ["Watcher"]
+
+BATCH_BYTES = 8 << 20  # files of at most this much (their sizes) per transaction
+
+
+@dataclass
+class Watcher:
+    """Polls `folders` and imports what changed into `db`, reporting each batch."""
+
+    folders: list[Path]
+    db: str | None = None
+    interval: float = 2.0
+    audit: bool = True
+    jobs: int = 1
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    added: int = 0
+    removed: int = 0
+    duplicates: int = 0
+    conflicts: int = 0
+    rejected: int = 0
+    batches: int = 0
+    pending: dict[str, int] = field(default_factory=dict)  # file -> line of its pending hand
+    last_file: str | None = None
+    _seen: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _status_open: bool = False
+    _started: bool = False
+
+    def run(self, *, polls: int | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+        """Poll until interrupted (Ctrl-C raises KeyboardInterrupt out of here), or
+        `polls` times. The database is created first, so readers find one at once."""
+        from histkit.db.importer import open_for_writing
+
+        if not self._started:
+            open_for_writing(self.db).close()
+            self._started = True
+        n = 0
+        while polls is None or n < polls:
+            self.poll()
+            n += 1
+            if polls is None or n < polls:
+                sleep(self.interval)
+
+    def poll(self) -> list[ImportReport]:
+        """One look at the folders: the files that changed since the last look imported."""
+        changed: list[tuple[str, int]] = []
+        now: dict[str, tuple[int, int]] = {}
+        for path in self._files():
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue  # gone between the listing and the stat
+            now[path] = (st.st_size, st.st_mtime_ns)
+            if self._seen.get(path) != now[path]:
+                changed.append((path, st.st_size))
+        self._seen = {p: v for p, v in self._seen.items() if p in now}
+        reports = []
+        for batch in _batches(changed):
+            try:
+                report = import_paths(batch, db=self.db, audit=self.audit, jobs=self.jobs)
+            except DatabaseBusy as e:
+                self._say(f"waiting: {e}")
+                break  # the same files are tried again at the next poll
+            for path in batch:
+                self._seen[path] = now[path]
+            self._tally(report)
+            reports.append(report)
+        return reports
+
+    def _files(self) -> Iterator[str]:
+        from histkit.reader import iter_files
+
+        for p in iter_files(self.folders):
+            yield str(p)
+
+    def _tally(self, r: ImportReport) -> None:
+        for path in r.read_files:
+            self.pending.pop(path, None)
+        for path, line, _ in r.pending_hands:
+            self.pending[path] = line
+        if not r.read_files:
+            return  # nothing new (a file touched): say nothing
+        self.batches += 1
+        self.added += r.hands_added
+        self.removed += r.hands_removed
+        self.duplicates += r.duplicates
+        self.conflicts += r.conflicts
+        self.rejected += r.rejected
+        self.last_file = r.last_file or self.last_file
+        self._say(self.status())
+        for message in r.conflict_messages:
+            self._say(f"conflict: {message}", line=True)
+
+    def status(self) -> str:
+        """The one-line status: hands imported, pending, the last file read."""
+        net = self.added - self.removed
+        parts = [f"{net:,} hand{'s' if net != 1 else ''} imported"]
+        parts.append(f"{len(self.pending):,} pending")
+        if self.duplicates:
+            parts.append(f"{self.duplicates:,} duplicate{'s' if self.duplicates != 1 else ''}")
+        if self.conflicts:
+            parts.append(f"{self.conflicts:,} conflict{'s' if self.conflicts != 1 else ''}")
+        if self.rejected:
+            parts.append(f"{self.rejected:,} rejected")
+        last = f"; last: {self.last_file}" if self.last_file else ""
+        return f"{time.strftime('%H:%M:%S')} " + ", ".join(parts) + last
+
+    def summary(self) -> str:
+        """The final line, when watching stops."""
+        net = self.added - self.removed
+        return (
+            f"Stopped watching: {net:,} hand{'s' if net != 1 else ''} imported in "
+            f"{self.batches:,} batch{'es' if self.batches != 1 else ''}; "
+            f"{len(self.pending):,} pending."
+        )
+
+    def _say(self, text: str, *, line: bool = False) -> None:
+        """On a terminal the status line is rewritten in place; elsewhere each is a line."""
+        if self.out.isatty() and not line:
+            self.out.write("\r\x1b[K" + text)
+            self._status_open = True
+        else:
+            if self._status_open:
+                self.out.write("\n")
+                self._status_open = False
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        """End the status line (before the summary)."""
+        if self._status_open:
+            self.out.write("\n")
+            self._status_open = False
+            self.out.flush()
+
+
+def _batches(changed: list[tuple[str, int]]) -> Iterator[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for path, n in changed:
+        if batch and size + n > BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+        batch.append(path)
+        size += n
+    if batch:
+        yield batch

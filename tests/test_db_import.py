@@ -1,0 +1,385 @@
+"""The hand database (issue 13 part A): `histkit import` into DuckDB, each hand once,
+incremental (unchanged files skipped, grown files read on, changed files read again), a
+file still being written imported to exactly its complete hands, `histkit db`, and the
+schema's migrations."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from histkit.cli import main
+from histkit.simulate import write_session
+from tests.conftest import CORPUS
+
+duckdb = pytest.importorskip("duckdb")
+
+import histkit.db as hdb  # noqa: E402
+from histkit.db import schema  # noqa: E402
+
+TABLES = (
+    "hands",
+    "seats",
+    "actions",
+    "cards",
+    "errors",
+    "awards",
+    "violations",
+    "hand_index",
+    "duplicates",
+)
+
+
+def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of the database, sorted (`files` without when it was imported)."""
+    with hdb.connect(db) as con:
+        out = {t: con.sql(f'select * from "{t}" order by all').fetchall() for t in TABLES}
+        out["files"] = con.sql("select * exclude (imported_at) from files order by all").fetchall()
+    return out
+
+
+def problems(db: Path) -> list[str]:
+    with hdb.connect(db) as con:
+        return hdb.check(con)
+
+
+def simulated(path: Path, hands: int, seed: int, **kw: Any) -> Path:
+    write_session(path, "stud_hilo", hands, players=6, seed=seed, **kw)
+    return path
+
+
+def assert_same(a: dict[str, Any], b: dict[str, Any]) -> None:
+    for table in a:
+        assert a[table] == b[table], table
+
+
+# ------------------------------------------------------------------------ real hands
+
+needs_shared = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
+TWICE = "35874676388"  # in two PokerStars files
+
+
+@needs_shared
+def test_real_hands_of_every_site_imported_once_and_not_again(tmp_path: Path) -> None:
+    db = tmp_path / "hands.duckdb"
+    first = hdb.import_paths([CORPUS], db=db)
+    assert first.files_read == first.files_seen > 40
+    assert first.hands_added > 300 and first.rejected == 0 and first.conflicts == 0
+    assert first.duplicates == 1
+    # the one file that does not end with a line end: its last hand waits
+    assert [Path(f).name for f, _, _ in first.pending_hands] == [
+        "7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
+    ]
+
+    again = hdb.import_paths([CORPUS], db=db)
+    assert again.hands_added == again.hands_removed == again.duplicates == 0
+    assert again.files_skipped == again.files_seen == first.files_seen
+
+    with hdb.connect(db) as con:
+        assert hdb.check(con) == []
+        sites = {r[0] for r in con.sql("select distinct site from hands").fetchall()}
+        assert sites == {d.name for d in CORPUS.iterdir() if d.is_dir()}
+        stored = con.sql(f"select source_file from hands where hand_id = '{TWICE}'").fetchall()
+        copies = con.sql(f"select source_file from duplicates where hand_id = '{TWICE}'").fetchall()
+        assert [Path(f).name for (f,) in stored] == ["7-StudHL-USD-0.04-0.08-200911.Cardtest.txt"]
+        assert [Path(f).name for (f,) in copies] == ["7-StudHL-USD-0.04-0.08-200911.txt"]
+        copy_file = con.sql(
+            "select hands, duplicates from files "
+            "where path like '%/7-StudHL-USD-0.04-0.08-200911.txt'"
+        ).fetchall()
+        assert copy_file == [(6, 1)]
+
+
+# --------------------------------------------------------------- growing and changing
+
+
+def cuts(data: bytes, rng: random.Random, n: int) -> list[int]:
+    """Where a writer stops: anywhere, and at line ends (where a cut hand may parse)."""
+    ends = [i + 1 for i, b in enumerate(data) if b == 10]
+    points = {rng.randrange(1, len(data)) for _ in range(n)} | set(rng.sample(ends, n))
+    return sorted(points) + [len(data)]
+
+
+def grow(path: Path, data: bytes, db: Path, rng: random.Random, n: int) -> list[hdb.ImportReport]:
+    """Write `data` to `path` piece by piece, importing after each piece."""
+    path.write_bytes(b"")
+    reports = []
+    done = 0
+    for cut in cuts(data, rng, n):
+        with open(path, "ab") as f:
+            f.write(data[done:cut])
+        done = cut
+        reports.append(hdb.import_paths([path], db=db))
+    return reports
+
+
+def test_a_file_written_hand_by_hand_ends_with_exactly_its_hands(tmp_path: Path) -> None:
+    data = simulated(tmp_path / "src.txt", 30, seed=11).read_bytes()
+    live = tmp_path / "live" / "session.txt"
+    live.parent.mkdir()
+    reports = grow(live, data, tmp_path / "grown.duckdb", random.Random(5), 14)
+    assert all(r.rejected == r.conflicts == r.duplicates == 0 for r in reports)
+    assert any(r.pending for r in reports)  # a partial last hand waited
+    assert any(r.files_resumed for r in reports)  # read on from where it stopped
+    assert reports[-1].pending == 0
+    assert problems(tmp_path / "grown.duckdb") == []
+
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([live], db=clean)
+    assert_same(dump(tmp_path / "grown.duckdb"), dump(clean))
+    assert len(dump(clean)["hands"]) == 30
+
+
+def test_the_last_hand_of_a_file_without_a_blank_line_is_kept_and_read_again(
+    tmp_path: Path,
+) -> None:
+    """A hand cut at a line end may parse: stored provisionally, replaced when the file
+    grows and its text turns out longer."""
+    data = simulated(tmp_path / "src.txt", 3, seed=2).read_bytes()
+    blocks = data.split(b"\n\n\n\n")
+    live = tmp_path / "s.txt"
+    db = tmp_path / "h.duckdb"
+    cut_hand = blocks[1].rsplit(b"\n", 2)[0] + b"\n"  # without its last two summary lines
+    live.write_bytes(blocks[0] + b"\n\n\n\n" + cut_hand)
+    first = hdb.import_paths([live], db=db)
+    assert first.hands_added == 2 and first.pending == 0
+    with hdb.connect(db) as con:
+        assert con.sql("select provisional_line from files").fetchall()[0][0] is not None
+    live.write_bytes(data)
+    second = hdb.import_paths([live], db=db)
+    assert second.files_resumed == 1 and second.hands_removed == 1 and second.hands_added == 2
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([live], db=clean)
+    assert_same(dump(db), dump(clean))
+
+
+def test_a_file_changed_in_the_middle_is_read_again(tmp_path: Path) -> None:
+    path = simulated(tmp_path / "s.txt", 12, seed=3)
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([path], db=db)
+    data = path.read_bytes()
+    hands = data.split(b"\n\n\n\n")
+    changed = b"\n\n\n\n".join(hands[:4] + hands[6:])  # two hands gone from the middle
+    path.write_bytes(changed)
+    r = hdb.import_paths([path], db=db)
+    assert r.files_reread == 1 and r.hands_removed == 12 and r.hands_added == 10
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([path], db=clean)
+    assert_same(dump(db), dump(clean))
+    assert problems(db) == []
+
+
+def test_a_file_changed_without_growing_is_read_again(tmp_path: Path) -> None:
+    path = simulated(tmp_path / "s.txt", 6, seed=4)
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([path], db=db)
+    data = bytearray(path.read_bytes())
+    at = data.index(b"Table '", len(data) // 3) + len(b"Table '")
+    data[at : at + 1] = b"#"  # same size: one hand's table renamed
+    path.write_bytes(bytes(data))
+    r = hdb.import_paths([path], db=db)
+    assert r.files_reread == 1 and r.hands_added == 6 and r.rejected == 0
+    with hdb.connect(db) as con:
+        renamed = con.sql("select count(*) from hands where starts_with(\"table\", '#')")
+        assert renamed.fetchall() == [(1,)]
+    assert problems(db) == []
+
+
+# ------------------------------------------------------------------------ duplicates
+
+
+def test_the_same_file_under_two_names_is_stored_once(tmp_path: Path) -> None:
+    a = simulated(tmp_path / "a.txt", 8, seed=5)
+    shutil.copy(a, tmp_path / "b.txt")
+    db = tmp_path / "h.duckdb"
+    r = hdb.import_paths([tmp_path], db=db)
+    assert (r.files_read, r.hands_added, r.duplicates, r.conflicts) == (2, 8, 8, 0)
+    again = hdb.import_paths([tmp_path], db=db)
+    assert again.hands_added == again.duplicates == 0
+    with hdb.connect(db) as con:
+        assert hdb.check(con) == []
+        assert con.sql("select count(*) from duplicates").fetchall() == [(8,)]
+        rows = con.sql("select path, hands, duplicates from files order by path").fetchall()
+    assert [(Path(p).name, h, d) for p, h, d in rows] == [("a.txt", 8, 0), ("b.txt", 0, 8)]
+
+
+def test_another_text_under_a_stored_id_is_a_conflict_naming_both_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = simulated(tmp_path / "a.txt", 6, seed=6)
+    data = a.read_bytes()
+    at = data.index(b"Table '", len(data) // 2) + len(b"Table '")
+    b = tmp_path / "b.txt"
+    b.write_bytes(data[:at] + b"#" + data[at + 1 :])  # one hand's text differs
+    extra = simulated(tmp_path / "c.txt", 3, seed=7)
+    db = tmp_path / "h.duckdb"
+    code = main(["import", str(a), str(b), str(extra), "--db", str(db), "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert code == 1  # found a problem; the rest was imported
+    assert "1 conflict:" in out and f"{a}:" in out and f"{b}:" in out
+    with hdb.connect(db) as con:
+        assert hdb.check(con) == []
+        assert con.sql("select count(*) from hands").fetchall() == [(9,)]
+        assert con.sql("select count(*) from duplicates").fetchall() == [(5,)]
+        (reason,) = con.sql("select reason from errors where kind = 'conflict'").fetchall()[0]
+    assert str(a) in reason and str(b) in reason
+
+
+# ------------------------------------------------------------------- other formats
+
+
+def test_a_growing_xml_session_waits_for_the_hand_element_to_close(tmp_path: Path) -> None:
+    xml = simulated(tmp_path / "src.xml", 5, seed=8, site="ipoker").read_bytes()
+    live = tmp_path / "session.xml"
+    db = tmp_path / "h.duckdb"
+    reports = grow(live, xml, db, random.Random(3), 4)
+    assert all(r.rejected == 0 for r in reports) and any(r.pending for r in reports)
+    assert reports[-1].pending == 0
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([live], db=clean)
+    assert_same(dump(db), dump(clean))
+    # the same hands in another file: copies (their elements' lines are the same)
+    shutil.copy(live, tmp_path / "copy.xml")
+    r = hdb.import_paths([tmp_path / "copy.xml"], db=db)
+    assert (r.hands_added, r.duplicates, r.conflicts) == (0, 5, 0)
+
+
+def test_a_growing_utf16_file_is_read_again_whole(tmp_path: Path) -> None:
+    text = simulated(tmp_path / "src.txt", 6, seed=9).read_text(encoding="utf-8")
+    data = text.encode("utf-16")
+    live = tmp_path / "utf16.txt"
+    db = tmp_path / "h.duckdb"
+    reports = grow(live, data, db, random.Random(4), 3)
+    assert all(r.rejected == 0 for r in reports)
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([live], db=clean)
+    assert_same(dump(db), dump(clean))
+    assert len(dump(db)["hands"]) == 6
+
+
+def test_an_audit_asked_for_reads_again_a_file_imported_without_it(tmp_path: Path) -> None:
+    path = simulated(tmp_path / "s.txt", 5, seed=10)
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([path], db=db, audit=False)
+    assert dump(db)["awards"] == []
+    r = hdb.import_paths([path], db=db)
+    assert r.files_reread == 1
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([path], db=clean)
+    assert_same(dump(db), dump(clean))
+
+
+# ------------------------------------------------------------------ schema versions
+
+
+def test_a_database_of_schema_version_1_is_migrated(tmp_path: Path) -> None:
+    path = simulated(tmp_path / "s.txt", 6, seed=12)
+    current = tmp_path / "current.duckdb"
+    hdb.import_paths([path], db=current)
+    # version 1, built by the schema's own first layout, holding the same rows
+    old = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(old))
+    schema.create(con, upto=1)
+    con.execute(f"ATTACH '{current}' AS cur (READ_ONLY)")
+    for table in [*TABLES, "files"]:
+        cols = [r[0] for r in con.execute(f'DESCRIBE "{table}"').fetchall()]
+        names = ", ".join(f'"{c}"' for c in cols)
+        con.execute(f'INSERT INTO "{table}" SELECT {names} FROM cur."{table}"')
+    con.execute("DETACH cur")
+    assert schema.version(con) == 1
+    assert "n_seats" not in [r[0] for r in con.execute("DESCRIBE hand_index").fetchall()]
+    con.close()
+
+    with hdb.connect(old) as con:  # read-only: migrated first
+        assert schema.version(con) == schema.SCHEMA_VERSION
+        assert hdb.check(con) == []
+    assert_same(dump(old), dump(current))
+    assert hdb.import_paths([path], db=old).files_skipped == 1
+
+
+def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
+    """A database written before every table carried `site` (and hands `money_unit`):
+    the columns are added in SCHEMAS' order, `site` taken from each row's hand, and the
+    next import reads each file again, which fills the rest."""
+    path = simulated(tmp_path / "s.txt", 4, seed=13)
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([path], db=db)
+    con = duckdb.connect(str(db))
+    con.execute("ALTER TABLE seats DROP COLUMN site")
+    con.execute("ALTER TABLE hands DROP COLUMN money_unit")
+    con.close()
+    with hdb.connect(db) as con:
+        assert hdb.check(con) == []
+        assert con.sql("select count(*) from seats where site is null").fetchall() == [(0,)]
+    r = hdb.import_paths([path], db=db)
+    assert r.files_reread == 1
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([path], db=clean)
+    assert_same(dump(db), dump(clean))
+
+
+def test_a_database_of_a_newer_histkit_or_not_a_database_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([simulated(tmp_path / "s.txt", 2, seed=14)], db=db)
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    con.close()
+    assert main(["db", "--db", str(db)]) == 2
+    assert "newer histkit" in capsys.readouterr().err
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    assert main(["import", str(tmp_path / "s.txt"), "--db", str(text)]) == 2
+    assert main(["db", "--db", str(tmp_path / "missing.duckdb")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "histkit import" in err
+
+
+def test_check_names_what_is_wrong(tmp_path: Path) -> None:
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([simulated(tmp_path / "s.txt", 3, seed=15)], db=db)
+    con = duckdb.connect(str(db))
+    con.execute("DELETE FROM actions WHERE seq = 0")
+    con.execute("INSERT INTO cards (hand_id, site) VALUES ('nope', 'pokerstars')")
+    con.execute("UPDATE files SET hands = 7")
+    found = hdb.check(con)
+    con.close()
+    assert any("actions are not all there" in p for p in found)
+    assert any("rows of cards whose hand is not stored" in p for p in found)
+    assert any("count of hands disagrees" in p for p in found)
+
+
+# --------------------------------------------------------------------- the commands
+
+
+def test_import_and_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    data = simulated(tmp_path / "src.txt", 5, seed=16).read_bytes()
+    (folder / "live.txt").write_bytes(data[: len(data) - 300])  # its last hand: cut short
+    simulated(folder / "t.txt", 3, seed=17, tournament=True)
+    shutil.copy(folder / "t.txt", folder / "t-copy.txt")
+    db = tmp_path / "h.duckdb"
+    assert main(["import", str(folder), "--db", str(db), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "3 files seen: 3 new" in out and "Added 7 hands" in out
+    assert "3 duplicates" in out and "Pending: 1 hand" in out
+
+    assert main(["db", "--db", str(db), "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["schema_version"] == schema.SCHEMA_VERSION and d["hands"] == 7
+    units = {(r["money_unit"].split(":")[0], r["hands"]) for r in d["hands_by_unit"]}
+    assert units == {("USD", 4), ("chips", 3)}  # cash and the tournament's chips, apart
+    assert d["files"]["count"] == 3 and d["duplicates"] == 3
+    assert [Path(p["file"]).name for p in d["pending"]] == ["live.txt"]
+    assert main(["db", "--db", str(db)]) == 0
+    text = capsys.readouterr().out
+    assert "Hands: 7, by site, game and money unit:" in text
+    assert "Pending: 1 hand not complete yet:" in text and "live.txt:" in text
+    assert f"schema version {schema.SCHEMA_VERSION}" in text
