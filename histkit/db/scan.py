@@ -19,11 +19,11 @@ with a hand header, or when its last line has no line end yet (it may be the sta
 header); any other open block (text that is not a hand, a complete line) is final. What is
 held back is the *open hand*:
 
-- if the file ends with a line end and the open hand parses as a hand, it is stored
-  *provisionally*: clients write a hand at once and then blank lines, so it is most likely
-  complete, and a finished file whose last hand has no blank line after it loses nothing;
-  but the next import reads on from its first line, so if the file grew and the hand's text
-  changed (it was cut at a line end), the stored copy is replaced;
+- if the open hand parses as a hand, it is stored *provisionally*: clients write a hand at
+  once and then blank lines, so it is most likely complete, and a finished file whose last
+  hand has no blank line (or no line end) after it loses nothing; but the next import reads
+  on from its first line, so if the file grew and the hand's text changed (it was cut), the
+  stored copy is replaced;
 - otherwise it is *pending*: nothing of it is stored, no rejection is recorded, and the
   next import that finds the file grown reads it again. `histkit db` lists pending hands.
 
@@ -92,8 +92,8 @@ class FilePlan:
     """What to do with one file. Reading starts at byte `start` (line `start_line`);
     afterwards the file is consumed up to `consumed` (line `consumed_lines` ends there).
     What the parse gives at or after `held_line` is held back: the open hand there
-    (`open_hand`) is stored provisionally when `ends_with_line_end` and it parses, else it
-    is pending; anything else there (text appended after the `stat`) is left for the next
+    (`open_hand`) is stored provisionally when it parses (an XML hand: never, its element
+    is not closed), else it is pending; anything else there (text appended after the `stat`) is left for the next
     import. None: nothing held back."""
 
     path: str
@@ -108,7 +108,6 @@ class FilePlan:
     prefix_sha256: str | None = None
     held_line: int | None = None
     open_hand: bool = False
-    ends_with_line_end: bool = True
     header_done: bool = False  # the open hand's first line is whole (a line end after it)
     xml: bool = False
 
@@ -212,12 +211,12 @@ def _whole_plan(
         held = _open_element(text, whole, starts)
         if held is None:
             return replace(plan, xml=True)
-        return replace(plan, xml=True, held_line=held, open_hand=True, ends_with_line_end=False)
+        return replace(plan, xml=True, held_line=held, open_hand=True)
     ends = whole and text.endswith("\n")
     held, open_hand, done = _open_block(_whole_lines(text.split("\n"), ends), ends, starts)
     if held is None or not open_hand:
         return plan
-    return replace(plan, held_line=held, open_hand=True, ends_with_line_end=ends, header_done=done)
+    return replace(plan, held_line=held, open_hand=True, header_done=done)
 
 
 def _open_element(text: str, whole: bool, starts: Detector) -> int | None:
@@ -322,7 +321,6 @@ def _text_plan(
         prefix_sha256=digest.hexdigest(),
         held_line=lines_before + 1,
         open_hand=open_hand,
-        ends_with_line_end=ends,
         header_done=open_hand and done,
     )
 

@@ -98,7 +98,7 @@ class Store:
         for k in r.keys:
             if held is None or k.line < held:
                 candidates.append(k)
-            elif k.line == held and plan.open_hand and plan.ends_with_line_end and k.stored:
+            elif k.line == held and plan.open_hand and not plan.xml and k.stored:
                 out.provisional_line = held  # stored now, read again when the file grows
                 candidates.append(k)
             else:
