@@ -93,8 +93,8 @@ class FilePlan:
     afterwards the file is consumed up to `consumed` (line `consumed_lines` ends there).
     What the parse gives at or after `held_line` is held back: the open hand there
     (`open_hand`) is stored provisionally when it parses (an XML hand: never, its element
-    is not closed), else it is pending; anything else there (text appended after the `stat`) is left for the next
-    import. None: nothing held back."""
+    is not closed), else it is pending; anything else there (text appended after the
+    `stat`) is left for the next import. None: nothing held back."""
 
     path: str
     action: str
