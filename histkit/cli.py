@@ -10,104 +10,17 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from histkit import __version__, _native
+from histkit.commands import _options
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """A problem with the command line or its inputs: printed without a traceback, exit 2."""
-
-
-# ------------------------------------------------------------------------- helpers
-
-
-def existing_paths(paths: list[str]) -> list[Path]:
-    missing = [p for p in paths if not Path(p).exists()]
-    if missing:
-        raise UsageError("no such file or folder: " + ", ".join(missing))
-    return [Path(p) for p in paths]
-
-
-class _Bar:
-    def __init__(self, enabled: bool, desc: str, unit: str) -> None:
-        self._bar: Any = None
-        if enabled and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            self._bar = tqdm(desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
-
-    def update(self, n: int) -> None:
-        if self._bar is not None:
-            self._bar.update(n)
-
-    def __enter__(self) -> _Bar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.close()
-
-
-def progress_bar(*, enabled: bool, desc: str, unit: str = "hand") -> _Bar:
-    """A counting progress bar on stderr when it is a terminal; `.update(n)` as work ends."""
-    return _Bar(enabled, desc, unit)
-
-
-def add_jobs_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="worker processes (default: the number of cores); results are the same, in "
-        "input order, for any N",
-    )
-
-
-def add_site_option(p: argparse.ArgumentParser) -> None:
-    """`--site NAME`: read every file as that site's (default: detect each hand's site)."""
-    from histkit.dialects import get_dialect, known_sites
-
-    sites = ", ".join(f"{n} ({get_dialect(n).title})" for n in known_sites())
-    p.add_argument(
-        "--site",
-        "--dialect",
-        dest="site",
-        metavar="NAME",
-        help=f"read every hand as this site's instead of detecting each hand's site: {sites}",
-    )
-
-
-def check_site(site: str | None) -> str | None:
-    """The --site value, or a usage error naming the known sites."""
-    if site is None:
-        return None
-    from histkit.dialects import known_sites
-
-    if site not in known_sites():
-        raise UsageError(f"--site: unknown site {site!r} (known: {', '.join(known_sites())})")
-    return site
-
-
-def check_jobs(jobs: int | None) -> int:
-    from histkit.parallel import default_jobs
-
-    if jobs is None:
-        return default_jobs()
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    return jobs
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+# The shared pieces live with the commands (histkit.commands._options); named here too
+# for scripts that imported them from histkit.cli.
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = _options.EXIT_OK, _options.EXIT_FOUND, _options.EXIT_USAGE
+UsageError = _options.UsageError
 
 
 # ---------------------------------------------------------------------------- main
@@ -144,15 +57,23 @@ class PrintVersion(argparse.Action):
         parser.exit()
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A mistake on the command line is one line naming it and where help is (exit 2),
+    not argparse's usage block: the same form as every other usage error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="histkit",
         description="Seven Card Stud hand histories: parse, audit, tabulate, analyse.",
     )
     parser.add_argument(
         "--version", action=PrintVersion, help="show the version and whether it runs compiled"
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in command_names():
         importlib.import_module(f"histkit.commands.{name}").register(sub)
     return parser

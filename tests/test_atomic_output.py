@@ -430,7 +430,7 @@ def test_report_and_simulate_outputs_are_whole_or_absent(
 ) -> None:
     hands = tmp_path / "h.txt"
     assert main(["simulate", "--hands", "12", "--faults", "0.3", "-o", str(hands), "-q"]) == 0
-    first, truth = hands.read_text(), (tmp_path / "h.txt.faults.jsonl").read_text()
+    first, truth = hands.read_text(), (tmp_path / "h.truth.jsonl").read_text()
     report = tmp_path / "r.html"
     assert main(["report", str(hands), "-o", str(report)]) == 0
     html = report.read_text()
@@ -454,9 +454,9 @@ def test_report_and_simulate_outputs_are_whole_or_absent(
     assert main(argv) == 130
     # the earlier files stand, and no temporary file is left
     assert hands.read_text() == first
-    assert (tmp_path / "h.txt.faults.jsonl").read_text() == truth
+    assert (tmp_path / "h.truth.jsonl").read_text() == truth
     assert report.read_text() == html
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.txt", "h.txt.faults.jsonl", "r.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.truth.jsonl", "h.txt", "r.html"]
     monkeypatch.undo()
     # a folder where a file is asked for: a usage error before any work
     assert main(["report", str(hands), "-o", str(tmp_path)]) == 2

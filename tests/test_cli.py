@@ -135,7 +135,7 @@ def test_simulate_is_reproducible_and_its_faults_are_found(
     assert main([*argv, "-o", str(a)]) == 0
     assert main([*argv, "-o", str(b), "-q"]) == 0
     assert a.read_bytes() == b.read_bytes()
-    truth = [json.loads(x) for x in (tmp_path / "a.txt.faults.jsonl").read_text().splitlines()]
+    truth = [json.loads(x) for x in (tmp_path / "a.truth.jsonl").read_text().splitlines()]
     assert truth and all(t["fault"] != "wrong_rake" for t in truth)
     capsys.readouterr()
     assert main(["audit", str(a), "--format", "json"]) == 1
@@ -154,7 +154,7 @@ def test_simulate_rake_faults_come_with_a_profile(
     capsys.readouterr()
     assert main(["audit", str(f), "--format", "json", "--profile", str(toml)]) == 1
     data = json.loads(capsys.readouterr().out)
-    n = len((tmp_path / "r.txt.faults.jsonl").read_text().splitlines())
+    n = len((tmp_path / "r.truth.jsonl").read_text().splitlines())
     assert n > 0 and data["by_code"] == {"RAKE": n}
 
 

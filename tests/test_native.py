@@ -279,7 +279,7 @@ def session_with_faults(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_audit_json_identical_on_simulated_session_with_faults(
     compiled: dict[str, Any], session_with_faults: Path
 ) -> None:
-    truth = (session_with_faults.parent / (session_with_faults.name + ".faults.jsonl")).read_text()
+    truth = session_with_faults.with_name(session_with_faults.stem + ".truth.jsonl").read_text()
     assert truth.strip(), "the simulated session should carry planted faults"
     report = json.loads(assert_same_audit(session_with_faults))
     assert report["hands"] == 400 and report["violations"]

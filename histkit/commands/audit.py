@@ -11,21 +11,20 @@ from collections import Counter
 from itertools import groupby
 from typing import TYPE_CHECKING
 
-from histkit.cli import (
+from histkit.commands._options import (
     EXIT_FOUND,
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
+    add_filter_options,
     add_jobs_option,
     add_site_option,
+    add_source_options,
     check_jobs,
+    check_output_file,
+    filters_from,
     plural,
     progress_bar,
-)
-from histkit.commands.stats import (
-    ExamplesFormatter,
-    add_filter_options,
-    add_source_options,
-    filters_from,
     source_from,
 )
 from histkit.textsafe import CsvWriter
@@ -106,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
     filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
+    check_output_file(args.output)
     source = source_from(args)
     profile: RuleProfile | None = None
     if source.kind != "text":

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from histkit.cli import EXIT_OK, UsageError
+from histkit.commands._options import (
+    EXIT_OK,
+    UsageError,
+)
 
 
 def add_db_option(p: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from histkit.cli import (
+from histkit.commands._options import (
     EXIT_FOUND,
     EXIT_OK,
     UsageError,

@@ -6,7 +6,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from histkit.cli import (
+from histkit.commands._options import (
     EXIT_FOUND,
     EXIT_OK,
     UsageError,

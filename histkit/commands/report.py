@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from histkit.cli import (
+from histkit.commands._options import (
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
+    add_filter_options,
     add_jobs_option,
     add_site_option,
-    check_jobs,
-)
-from histkit.commands.stats import (
-    ExamplesFormatter,
-    add_filter_options,
     add_source_options,
+    check_jobs,
+    check_output_file,
     filters_from,
     source_from,
 )
@@ -61,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from histkit.report import build_report
     from histkit.sources import load
 
-    if os.path.isdir(args.output):  # said before the work, not after
-        raise UsageError(f"cannot write {args.output}: is a folder")
+    check_output_file(args.output)  # said before the work, not after
     if args.top < 0:
         raise UsageError("--top must be 0 or more")
     filters = filters_from(args, player=None)

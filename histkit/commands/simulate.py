@@ -7,21 +7,61 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from histkit.cli import EXIT_OK, UsageError, plural, progress_bar
+from histkit.commands._options import (
+    EXIT_OK,
+    GAME_HELP,
+    ExamplesFormatter,
+    UsageError,
+    check_output_file,
+    game_option,
+    plural,
+    progress_bar,
+)
+
+EXAMPLES = """\
+examples:
+  histkit simulate --game razz --hands 500 -o razz.txt
+  histkit simulate --site fulltilt --game stud --players 8 --stakes 0.10/0.20 -o stud.txt
+  histkit simulate --game stud_hilo --tournament --players 5 --seats 8 -o mtt.txt
+  histkit simulate --hands 2000 --faults 0.1 -o audit-me.txt   # truth in audit-me.truth.jsonl
+"""
 
 
 def _players(text: str) -> int:
-    n = int(text)
+    """--players N: a whole number from 2 to 8 (argparse shows the message as is)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"give the number of players at each table, 2 to 8 (e.g. --players 6), not {text!r}"
+        ) from None
     if not 2 <= n <= 8:
-        raise argparse.ArgumentTypeError("players must be 2 to 8")
+        raise argparse.ArgumentTypeError(f"players at a table are 2 to 8, not {n}")
     return n
 
 
 def _rate(text: str) -> float:
-    r = float(text)
+    """--faults RATE: a share between 0 and 1 (0.1 = one hand in ten)."""
+    try:
+        r = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a share of hands between 0 and 1 (e.g. 0.1), not {text!r}"
+        ) from None
     if not 0.0 <= r <= 1.0:
-        raise argparse.ArgumentTypeError("a rate is between 0 and 1")
+        raise argparse.ArgumentTypeError(f"a share of hands is between 0 and 1, not {text}")
     return r
+
+
+def _count(text: str) -> int:
+    """A whole number of 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {n}")
+    return n
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,9 +75,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "action, under the site's house rules) and write them as that site's "
             "hand-history file (--site, default pokerstars). The same seed gives the same "
             "file on every machine. With --faults, some hands are written with a realistic "
-            "payout error and the ground truth goes to FILE.faults.jsonl. Example: "
-            "histkit simulate --site fulltilt --game razz --hands 500 -o razz.txt"
+            "payout error and the ground truth goes to FILE's stem + .truth.jsonl (as in "
+            "sample_data/)."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
     from histkit.dialects import get_dialect, known_sites
 
@@ -48,12 +90,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=writers,
         help="whose text to write (default pokerstars)",
     )
-    p.add_argument("--game", choices=("stud_hilo", "stud", "razz"), default="stud_hilo")
-    p.add_argument("--hands", type=int, default=1000, metavar="N", help="hands (default 1000)")
     p.add_argument(
-        "--players", type=_players, default=6, metavar="2-8", help="seats per table (default 6)"
+        "--game",
+        type=game_option,
+        default="stud_hilo",
+        metavar="GAME",
+        help=f"the game: {GAME_HELP} (default stud_hilo)",
     )
-    p.add_argument("--tables", type=int, default=1, metavar="N", help="tables the hero plays")
+    p.add_argument("--hands", type=_count, default=1000, metavar="N", help="hands (default 1000)")
+    p.add_argument(
+        "--players",
+        type=_players,
+        default=6,
+        metavar="N",
+        help="players seated at each table, 2 to 8 (default 6)",
+    )
+    p.add_argument(
+        "--seats",
+        type=_players,
+        metavar="N",
+        help="the table's size, N-max: the players plus empty seats (default 8; 2 heads-up)",
+    )
+    p.add_argument(
+        "--tables", type=_count, default=1, metavar="N", help="tables the hero plays (default 1)"
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument(
         "--stakes",
@@ -70,7 +130,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=_rate,
         default=0.0,
         metavar="RATE",
-        help="share of hands written with a payout error (0-1; truth in FILE.faults.jsonl)",
+        help="share of hands written with a payout error, 0 to 1 (0.1: one hand in ten; the "
+        "truth goes to FILE's stem + .truth.jsonl)",
     )
     p.add_argument(
         "--fault-kinds",
@@ -87,12 +148,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from histkit.atomic import atomic_path, atomic_write_text
-    from histkit.simulate import FAULT_KINDS, SimulationError, parse_stakes, write_session
+    from histkit.simulate import (
+        FAULT_KINDS,
+        SimulationError,
+        parse_stakes,
+        truth_path,
+        write_session,
+    )
     from histkit.simulate.config import RakeSchedule
 
     RAKE_PERCENT = RakeSchedule().percent
-    if args.hands < 1 or args.tables < 1:
-        raise UsageError("--hands and --tables must be at least 1")
+    check_output_file(args.output)
+    if args.seats is not None and args.seats < args.players:
+        raise UsageError(
+            f"--seats {args.seats}: a table for {args.players} players has {args.players} "
+            "seats or more"
+        )
     kinds = tuple(k for k in FAULT_KINDS if k != "wrong_rake")
     if args.fault_kinds:
         kinds = tuple(k.strip() for k in args.fault_kinds.split(",") if k.strip())
@@ -108,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     if stakes is not None and args.tournament:
         raise UsageError("--stakes is for cash games; tournaments use their own levels")
     out = Path(args.output)
-    side = out.with_name(out.name + ".faults.jsonl")
+    side = truth_path(out)
     last = 0
     # written under temporary names, renamed into place when complete: an interrupted run
     # leaves the earlier files (ExitStack renames the sidecar, then the hands)
@@ -130,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
                 args.game,
                 args.hands,
                 players=args.players,
+                seats=args.seats,
                 seed=args.seed,
                 stakes=stakes,
                 tournament=args.tournament,
@@ -164,4 +236,12 @@ def run(args: argparse.Namespace) -> int:
             msg += f"; {plural(report.faults, 'planted fault')} listed in {side}"
             msg += profile_note
         print(msg + ".", file=sys.stderr)
+        asked = round(args.faults * report.hands)
+        if args.faults and report.faults < asked:
+            print(
+                f"note: {asked:,} faults were asked for, but only {report.faults:,} hands "
+                "allowed one of the kinds asked (a low half, a tie or a side pot to pay "
+                "wrongly); play more hands or add --fault-kinds wrong_rake",
+                file=sys.stderr,
+            )
     return EXIT_OK

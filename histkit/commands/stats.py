@@ -9,31 +9,25 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
-from histkit.cli import (
+from histkit.commands._options import (
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
+    add_filter_options,
     add_jobs_option,
     add_site_option,
+    add_source_options,
     check_jobs,
-    check_site,
+    check_output_file,
+    filters_from,
     plural,
+    source_from,
 )
 from histkit.textsafe import clip, frame_csv
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from histkit.sources import Source
-    from histkit.stats import Filters
-
-GAMES = {
-    "stud": "stud",
-    "stud_hilo": "stud_hilo",
-    "hilo": "stud_hilo",
-    "stud-hilo": "stud_hilo",
-    "stud8": "stud_hilo",
-    "razz": "razz",
-}
 
 # Text table: (column, header, kind) with kind "int", "pct", "money", "float".
 _TEXT_COLUMNS = (
@@ -102,121 +96,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-class ExamplesFormatter(argparse.HelpFormatter):
-    """Wraps the description as usual but prints an "examples:" epilog line by line."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if text.startswith("examples:"):
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return super()._fill_text(text, width, indent)
-
-
-def add_source_options(p: argparse.ArgumentParser) -> None:
-    """PATHs (optional with --db) and `--db [FILE]`, which `stats`, `report` and `audit`
-    share."""
-    p.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATH",
-        help="hand-history files or folders, or folders of tables written by histkit parse "
-        "(not both kinds at once)",
-    )
-    p.add_argument(
-        "--db",
-        nargs="?",
-        const=True,
-        default=None,
-        metavar="FILE",
-        help="read the hand database instead of PATHs (histkit import writes it); FILE "
-        "defaults to $HISTKIT_DB, else hands.duckdb in the user data folder",
-    )
-
-
-def add_filter_options(p: argparse.ArgumentParser, *, stakes: bool = True) -> None:
-    """The hand filters `stats`, `report` (and, without stakes, `audit`) share; --site
-    (added with the site option) filters too."""
-    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
-    if stakes:
-        p.add_argument("--stakes", metavar="S", help='only these stakes, e.g. "0.04/0.08"')
-    p.add_argument("--table", metavar="NAME", help="only this table")
-    p.add_argument(
-        "--since",
-        metavar="DAY",
-        help="hands from this UTC day on (YYYY-MM-DD; or a UTC time YYYY-MM-DDTHH:MM)",
-    )
-    p.add_argument(
-        "--until",
-        metavar="DAY",
-        help="hands up to this UTC day, that day included (YYYY-MM-DD; or a UTC time)",
-    )
-    money = p.add_mutually_exclusive_group()
-    money.add_argument(
-        "--cash",
-        dest="tournament",
-        action="store_const",
-        const=False,
-        help="only cash-game hands (play money included)",
-    )
-    money.add_argument(
-        "--tournament",
-        dest="tournament",
-        action="store_const",
-        const=True,
-        help="only tournament hands",
-    )
-
-
-def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
-    """`Filters` from the options `add_filter_options` (and the site option) added: a
-    date in the wrong form or an unknown site is a usage error, said before any work."""
-    from histkit.sources import SourceError, day_range, parse_day
-    from histkit.stats import Filters
-
-    try:
-        since, until = day_range(
-            None if args.since is None else parse_day(args.since, "--since"),
-            None if args.until is None else parse_day(args.until, "--until"),
-        )
-    except SourceError as e:
-        raise UsageError(str(e)) from None
-    return Filters(
-        player=player,
-        game=GAMES[args.game] if args.game else None,
-        stakes=getattr(args, "stakes", None),
-        table=args.table,
-        since=since,
-        until=until,
-        site=_site_of(check_site(args.site)),
-        tournament=args.tournament,
-    )
-
-
-def _site_of(dialect: str | None) -> str | None:
-    """The site a --site dialect's hands carry (`wpn_2016` reads hands of `wpn`)."""
-    if dialect is None:
-        return None
-    from histkit.dialects import get_dialect
-
-    return str(get_dialect(dialect).site or dialect)
-
-
-def source_from(args: argparse.Namespace) -> Source:
-    """What PATHs / --db name, checked before any work: a usage error when nothing, or
-    two kinds, or something that does not exist is given."""
-    from histkit.sources import SourceError, resolve
-
-    try:
-        return resolve(args.paths, db=args.db)
-    except SourceError as e:
-        raise UsageError(str(e)) from None
-
-
 def run(args: argparse.Namespace) -> int:
     from histkit.sources import load
     from histkit.stats import player_stats, seat_facts
 
     if args.min_hands < 0:
         raise UsageError("--min-hands must be 0 or more")
+    check_output_file(args.output)
     filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
     source = source_from(args)

@@ -8,7 +8,12 @@ import sys
 from pathlib import Path
 from types import FrameType
 
-from histkit.cli import EXIT_OK, UsageError, add_jobs_option, check_jobs
+from histkit.commands._options import (
+    EXIT_OK,
+    UsageError,
+    add_jobs_option,
+    check_jobs,
+)
 from histkit.commands.db import add_audit_options, add_db_option
 
 

@@ -8,11 +8,13 @@ Robert's Rules of Poker. A user profile is a TOML file whose keys are field name
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
+import typing
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from histkit.cards import Suit
 
@@ -109,17 +111,49 @@ CASINO = RuleProfile(
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (POKERSTARS, CASINO)}
 
 
-def _coerce(field: dataclasses.Field[Any], value: Any) -> Any:
+def _coerce(field: dataclasses.Field[Any], value: Any, where: str) -> Any:
+    """A TOML value for `field`, checked against the field's type: a wrong type is a
+    ValueError naming the key, what it takes and what was given (never a TypeError deep
+    in a replay)."""
     name = field.name
+    hint = _hints()[name]
     if name == "suit_order":
+        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+            raise ValueError(
+                f'{where}: suit_order takes a list of suits, e.g. ["c", "d", "h", "s"]'
+            )
         order = tuple(_suit(s) for s in value)
         if sorted(order) != list(Suit):
-            raise ValueError("suit_order must list each of c, d, h, s once")
+            raise ValueError(f"{where}: suit_order must list each of c, d, h, s once")
         return order
-    for enum in (BringInAllIn, OddChip, FirstActTie, ShortAllIn, RakeSplit):
-        if field.type in (enum.__name__, enum):
-            return enum(value)
-    return value
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        allowed = ", ".join(m.value for m in hint)
+        if not isinstance(value, str) or value not in {m.value for m in hint}:
+            raise ValueError(f"{where}: {name} takes one of {allowed}; got {value!r}")
+        return hint(value)
+    optional = type(None) in get_args(hint)
+    base = next((a for a in get_args(hint) if a is not type(None)), hint)
+    if optional and isinstance(value, str) and value.strip().lower() == "none":
+        return None
+    if base is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: {name} takes true or false; got {value!r}")
+        return value
+    if base is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            none = ' (or "none")' if optional else ""
+            raise ValueError(f"{where}: {name} takes a whole number 0 or more{none}; got {value!r}")
+        return value
+    if base is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{where}: {name} takes a text; got {value!r}")
+        return value
+    raise ValueError(f"{where}: {name} cannot be set from a profile file")
+
+
+@functools.cache
+def _hints() -> dict[str, Any]:
+    return typing.get_type_hints(RuleProfile)
 
 
 def _suit(text: str) -> Suit:
@@ -141,7 +175,12 @@ def load_profile(name_or_path: str | Path) -> RuleProfile:
     if not path.is_file():
         known = ", ".join(dict.fromkeys([*PROFILES, *sites]))
         raise ValueError(f"no such profile: {name_or_path} (built-in: {known})")
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{path}: not a valid TOML file: {e}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file (a profile is TOML)") from None
     base_name = data.pop("base", "pokerstars")
     base = PROFILES.get(base_name) or _site_profiles().get(base_name)
     if base is None:
@@ -150,7 +189,7 @@ def load_profile(name_or_path: str | Path) -> RuleProfile:
     unknown = set(data) - set(fields)
     if unknown:
         raise ValueError(f"unknown profile keys in {path}: {', '.join(sorted(unknown))}")
-    changes = {k: _coerce(fields[k], v) for k, v in data.items()}
+    changes = {k: _coerce(fields[k], v, str(path)) for k, v in data.items()}
     changes.setdefault("name", path.stem)
     return dataclasses.replace(base, **changes)
 

@@ -36,7 +36,15 @@ __all__ = [
     "SimulationError",
     "parse_stakes",
     "house_profile",
+    "truth_path",
 ]
+
+
+def truth_path(path: str | Path) -> Path:
+    """Where the ground truth of a simulated file with faults goes: `<stem>.truth.jsonl`
+    beside it (`sample_data/stud_hilo_faults_200.truth.jsonl`)."""
+    path = Path(path)
+    return path.with_name(path.stem + ".truth.jsonl")
 
 
 def simulate_with_faults(
@@ -44,6 +52,7 @@ def simulate_with_faults(
     n_hands: int,
     *,
     players: int = 6,
+    seats: int | None = None,
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
@@ -56,12 +65,13 @@ def simulate_with_faults(
     profile: RuleProfile = POKERSTARS,
 ) -> Iterator[tuple[Hand, Fault | None]]:
     """Each hand with the fault planted in it (None for a correct hand). About `faults`
-    of the hands get one; a hand that allows no fault kind stays correct. Stacks in
-    later hands follow what a faulty hand really paid, as they would at the site."""
+    of the hands get one (a fault drawn for a hand that allows none of `fault_kinds` goes
+    to the next hand that does). Stacks in later hands follow what a faulty hand really
+    paid, as they would at the site. `players` sit at each `seats`-max table (default 8)."""
     if isinstance(stakes, str):
         stakes = parse_stakes(stakes)
     cfg = SessionConfig(
-        game=Game(game), n_hands=n_hands, players=players, seed=seed, stakes=stakes,
+        game=Game(game), n_hands=n_hands, players=players, seats=seats, seed=seed, stakes=stakes,
         tournament=tournament, currency=currency, hero=hero, tables=tables, rake=rake,
         profile=profile,
         faults=faults, fault_kinds=tuple(fault_kinds),
@@ -75,6 +85,7 @@ def simulate(
     n_hands: int,
     *,
     players: int = 6,
+    seats: int | None = None,
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
@@ -90,9 +101,9 @@ def simulate(
     `players` (2-8) with one `hero`; cash at `stakes` (e.g. "0.10/0.20", default
     $0.04/$0.08) with `rake`, or a tournament in chips with rising levels."""
     for hand, _fault in simulate_with_faults(
-        game, n_hands, players=players, seed=seed, stakes=stakes, tournament=tournament,
-        currency=currency, hero=hero, faults=faults, fault_kinds=fault_kinds, tables=tables,
-        rake=rake, profile=profile,
+        game, n_hands, players=players, seats=seats, seed=seed, stakes=stakes,
+        tournament=tournament, currency=currency, hero=hero, faults=faults,
+        fault_kinds=fault_kinds, tables=tables, rake=rake, profile=profile,
     ):  # fmt: skip
         yield hand
 
@@ -111,6 +122,7 @@ def write_session(
     n_hands: int,
     *,
     players: int = 6,
+    seats: int | None = None,
     seed: int = 0,
     stakes: Stakes | str | None = None,
     tournament: bool = False,
@@ -129,7 +141,8 @@ def write_session(
     """Write a session as one text file in `site`'s words (a dialect name: pokerstars,
     fulltilt, ...), played under `profile` (default: that site's house rules, so every
     hand is legal there). With `faults`, the ground truth goes
-    to `sidecar` (default: `<path>.faults.jsonl`): one JSON object per faulty hand with
+    to `sidecar` (default: `<stem>.truth.jsonl` beside `path`, as in `sample_data/`): one
+    JSON object per faulty hand with
     `hand_id`, `fault`, `code` (the violation an audit must report) and `detail`.
     `progress` is called with the number of hands written so far."""
     from histkit.dialects import get_dialect
@@ -140,13 +153,13 @@ def write_session(
     if currency is None:
         currency = dialect.default_currency
     path = Path(path)
-    side = Path(sidecar) if sidecar else path.with_name(path.name + ".faults.jsonl")
+    side = Path(sidecar) if sidecar else truth_path(path)
     n = n_faults = 0
     with ExitStack() as stack:
         out = stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
         truth = stack.enter_context(open(side, "w", encoding="utf-8")) if faults else None
         for hand, fault in simulate_with_faults(
-            game, n_hands, players=players, seed=seed, stakes=stakes,
+            game, n_hands, players=players, seats=seats, seed=seed, stakes=stakes,
             tournament=tournament, currency=currency, hero=hero, faults=faults,
             fault_kinds=fault_kinds,
             tables=tables, rake=rake,

@@ -43,7 +43,7 @@ SAMPLES = (
            what="200 hands of Razz $0.04/$0.08"),
     Sample("stud_hilo_tournament_150.txt", "stud_hilo", 150, seed=104, players=8,
            tournament=True, what="150 hands of a Stud Hi/Lo tournament, levels I-XII in chips"),
-    Sample("stud_hilo_faults_200.txt", "stud_hilo", 200, seed=105, players=8, faults=0.25,
+    Sample("stud_hilo_faults_200.txt", "stud_hilo", 200, seed=105, players=8, faults=0.1,
            what="200 Stud Hi/Lo hands, some with a planted payout fault"),
 )  # fmt: skip
 

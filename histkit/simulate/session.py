@@ -40,7 +40,8 @@ MAX_SEATS = 8
 class SessionConfig:
     game: Game
     n_hands: int
-    players: int = 6  # seats filled at each table (2..8)
+    players: int = 6  # players seated at each table (2..8)
+    seats: int | None = None  # the table's size, N-max (default 8; 2 heads-up)
     seed: int = 0
     stakes: Stakes | None = None
     tournament: bool = False
@@ -63,6 +64,11 @@ class SessionConfig:
             raise ValueError(f"faults must be a rate in [0, 1], got {self.faults}")
         if not 2 <= self.players <= MAX_SEATS:
             raise ValueError(f"players must be 2..{MAX_SEATS}, got {self.players}")
+        if self.seats is not None and not self.players <= self.seats <= MAX_SEATS:
+            raise ValueError(
+                f"seats (the table's size) must be {self.players}..{MAX_SEATS} for "
+                f"{self.players} players, got {self.seats}"
+            )
         if self.n_hands < 0 or self.tables < 1:
             raise ValueError("n_hands must be >= 0 and tables >= 1")
 
@@ -74,7 +80,7 @@ class _SimTable:
         self.session = session
         self.rng = session.rng
         cfg = session.cfg
-        self.max_seats = MAX_SEATS if cfg.players > 2 else 2
+        self.max_seats = cfg.seats or (MAX_SEATS if cfg.players > 2 else 2)
         self.seats: dict[int, SimPlayer] = {}
         self.hands_played = 0
         self.tournament_id: str | None = None
@@ -152,8 +158,11 @@ class _SimTable:
         self.hands_played += 1
         session = self.session
         if cfg.faults and session.fault_rng.random() < cfg.faults:
+            session.faults_owed += 1  # planted in this hand, or the next one that allows it
+        if session.faults_owed:
             planted = inject_fault(played, session.fault_rng, setup.rake, cfg.fault_kinds)
             if planted is not None:
+                session.faults_owed -= 1
                 # the site's wrong payout is what the players really got: stacks follow it
                 hand, fault = planted
                 start = {s.player: s.stack for s in hand.seats}
@@ -247,6 +256,10 @@ class _Session:
         self.cfg = cfg
         self.rng = random.Random(cfg.seed)
         self.fault_rng = random.Random(f"faults-{cfg.seed}")  # faults never change the play
+        # faults drawn but not yet planted: most hands allow no payout fault (no low half,
+        # no tie, no side pot), so a drawn fault waits for the next hand that does, and
+        # `faults` is the share of hands that carry one (as far as enough hands allow)
+        self.faults_owed = 0
         self.names = NameMaker(self.rng, {cfg.hero})
         self.namer = TableNamer(self.rng)
         start = cfg.start or datetime(2024, 6, 3, 14, 0, tzinfo=UTC) + timedelta(

@@ -675,7 +675,7 @@ def test_planted_faults_are_found(
     assert (
         main(["simulate", "--site", "everleaf", *argv, "--fault-kinds", kinds, "-o", str(out)]) == 0
     )
-    truth = [json.loads(x) for x in (tmp_path / "f.txt.faults.jsonl").read_text().splitlines()]
+    truth = [json.loads(x) for x in (tmp_path / "f.truth.jsonl").read_text().splitlines()]
     capsys.readouterr()
     extra = ["--profile", f"{out}.profile.toml"] if profile else []
     assert main(["audit", str(out), "--format", "json", *extra]) == 1

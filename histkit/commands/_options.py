@@ -1,0 +1,346 @@
+"""What the commands share: the usage error and exit codes, options (sources, filters,
+sites, jobs, games, output files) with their checks, help with examples, and the progress
+bar. Every option value is checked here, before any work, so a mistake is one line naming
+the fix (exit 2), never a traceback after minutes of parsing.
+
+(Not a command: `histkit.cli` skips modules whose names start with "_".)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from histkit.sources import Source
+    from histkit.stats import Filters
+
+__all__ = [
+    "EXIT_FOUND",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "GAMES",
+    "GAME_HELP",
+    "ExamplesFormatter",
+    "UsageError",
+    "add_filter_options",
+    "add_jobs_option",
+    "add_site_option",
+    "add_source_options",
+    "check_jobs",
+    "check_output_file",
+    "check_site",
+    "existing_paths",
+    "filters_from",
+    "game_option",
+    "input_bytes",
+    "plural",
+    "progress_bar",
+    "source_from",
+]
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with the command line or its inputs: printed without a traceback, exit 2."""
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# ------------------------------------------------------------------------- help
+
+
+class ExamplesFormatter(argparse.HelpFormatter):
+    """Wraps the description as usual but prints an "examples:" epilog line by line."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+# ------------------------------------------------------------------------ games
+
+#: Every spelling a command accepts for a game (lower case), one table for all commands.
+GAMES: dict[str, str] = {
+    "stud": "stud",
+    "stud_hi": "stud",
+    "stud-hi": "stud",
+    "7stud": "stud",
+    "stud_hilo": "stud_hilo",
+    "stud-hilo": "stud_hilo",
+    "hilo": "stud_hilo",
+    "stud8": "stud_hilo",
+    "stud/8": "stud_hilo",
+    "razz": "razz",
+}
+GAME_HELP = "stud, stud_hilo (also hilo, stud8), razz"
+
+
+def game_option(text: str) -> str:
+    """A --game value in any accepted spelling, as the tables name the game."""
+    game = GAMES.get(text.strip().lower())
+    if game is None:
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}: choose {GAME_HELP}")
+    return game
+
+
+# ------------------------------------------------------------------------ inputs
+
+
+def existing_paths(paths: list[str]) -> list[Path]:
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise UsageError("no such file or folder: " + ", ".join(missing))
+    return [Path(p) for p in paths]
+
+
+def add_source_options(p: argparse.ArgumentParser) -> None:
+    """PATHs (optional with --db) and `--db [FILE]`, which `stats`, `report` and `audit`
+    share."""
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="hand-history files or folders, or folders of tables written by histkit parse "
+        "(not both kinds at once)",
+    )
+    p.add_argument(
+        "--db",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="FILE",
+        help="read the hand database instead of PATHs (histkit import writes it); FILE "
+        "defaults to $HISTKIT_DB, else hands.duckdb in the user data folder",
+    )
+
+
+def source_from(args: argparse.Namespace) -> Source:
+    """What PATHs / --db name, checked before any work: a usage error when nothing, or
+    two kinds, or something that does not exist is given."""
+    from histkit.sources import SourceError, resolve
+
+    try:
+        return resolve(args.paths, db=args.db)
+    except SourceError as e:
+        raise UsageError(str(e)) from None
+
+
+def check_output_file(path: str | None, flag: str = "-o") -> None:
+    """A usage error, before any work, when `path` cannot be written: a folder, or in a
+    folder that does not exist (None: no output file asked for)."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{flag} {path}: is a folder; name a file")
+    folder = target.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise UsageError(f"{flag} {path}: the folder {folder} {what}; create it first")
+
+
+# ------------------------------------------------------------------------ filters
+
+
+def add_filter_options(p: argparse.ArgumentParser, *, stakes: bool = True) -> None:
+    """The hand filters `stats`, `report` and `audit` share; --site (added with the site
+    option) filters too."""
+    p.add_argument("--game", type=game_option, metavar="GAME", help=f"only this game: {GAME_HELP}")
+    if stakes:
+        p.add_argument(
+            "--stakes",
+            metavar="S",
+            help='only these stakes, as --by stakes prints them ("$0.04/$0.08 USD", '
+            '"$0.04/$0.08", "0.04/0.08"; a tournament level "100/200")',
+        )
+    p.add_argument("--table", metavar="NAME", help="only this table")
+    p.add_argument(
+        "--since",
+        metavar="DAY",
+        help="hands from this UTC day on (YYYY-MM-DD; or a UTC time YYYY-MM-DDTHH:MM)",
+    )
+    p.add_argument(
+        "--until",
+        metavar="DAY",
+        help="hands up to this UTC day, that day included (YYYY-MM-DD; or a UTC time)",
+    )
+    money = p.add_mutually_exclusive_group()
+    money.add_argument(
+        "--cash",
+        dest="tournament",
+        action="store_const",
+        const=False,
+        help="only cash-game hands (play money included)",
+    )
+    money.add_argument(
+        "--tournament",
+        dest="tournament",
+        action="store_const",
+        const=True,
+        help="only tournament hands",
+    )
+
+
+def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
+    """`Filters` from the options `add_filter_options` (and the site option) added: a
+    date in the wrong form or an unknown site is a usage error, said before any work."""
+    from histkit.sources import SourceError, day_range, parse_day
+    from histkit.stats import Filters
+
+    try:
+        since, until = day_range(
+            None if args.since is None else parse_day(args.since, "--since"),
+            None if args.until is None else parse_day(args.until, "--until"),
+        )
+    except SourceError as e:
+        raise UsageError(str(e)) from None
+    return Filters(
+        player=player,
+        game=args.game,
+        stakes=getattr(args, "stakes", None),
+        table=args.table,
+        since=since,
+        until=until,
+        site=_site_of(check_site(args.site)),
+        tournament=args.tournament,
+    )
+
+
+def _site_of(dialect: str | None) -> str | None:
+    """The site a --site dialect's hands carry (`wpn_2016` reads hands of `wpn`)."""
+    if dialect is None:
+        return None
+    from histkit.dialects import get_dialect
+
+    return str(get_dialect(dialect).site or dialect)
+
+
+# ------------------------------------------------------------------ sites and jobs
+
+
+def add_jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: the number of cores); results are the same, in "
+        "input order, for any N",
+    )
+
+
+def add_site_option(p: argparse.ArgumentParser) -> None:
+    """`--site NAME`: read every file as that site's (default: detect each hand's site)."""
+    from histkit.dialects import get_dialect, known_sites
+
+    sites = ", ".join(f"{n} ({get_dialect(n).title})" for n in known_sites())
+    p.add_argument(
+        "--site",
+        "--dialect",
+        dest="site",
+        metavar="NAME",
+        help=f"read every hand as this site's instead of detecting each hand's site: {sites}",
+    )
+
+
+def check_site(site: str | None) -> str | None:
+    """The --site value, or a usage error naming the known sites."""
+    if site is None:
+        return None
+    from histkit.dialects import known_sites
+
+    if site not in known_sites():
+        raise UsageError(f"--site: unknown site {site!r} (known: {', '.join(known_sites())})")
+    return site
+
+
+def check_jobs(jobs: int | None) -> int:
+    from histkit.parallel import default_jobs
+
+    if jobs is None:
+        return default_jobs()
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    return jobs
+
+
+# ------------------------------------------------------------------------ progress
+
+
+def input_bytes(paths: Iterable[str | Path]) -> int:
+    """The size of the hand-history files the paths name (what a progress bar's share
+    is of); 0 when it cannot be told."""
+    from histkit.reader import iter_files
+
+    total = 0
+    try:
+        for f in iter_files(paths):
+            with contextlib.suppress(OSError):
+                total += os.stat(f).st_size
+    except OSError:
+        return 0
+    return total
+
+
+class _Bar:
+    """tqdm on stderr when it is a terminal. With the input's size in bytes the bar shows
+    the share read and the time left (each piece of work reports its hands and bytes);
+    without it, a count of hands."""
+
+    def __init__(self, enabled: bool, desc: str, unit: str, total_bytes: int) -> None:
+        self._bar: Any = None
+        self.hands = 0
+        self.unit = unit
+        if not (enabled and sys.stderr.isatty()):
+            return
+        from tqdm import tqdm
+
+        if total_bytes > 0:
+            self._bar = tqdm(
+                desc=desc,
+                total=total_bytes,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                file=sys.stderr,
+                leave=False,
+            )
+        else:
+            self._bar = tqdm(desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
+        self._by_bytes = total_bytes > 0
+
+    def update(self, n: int, nbytes: int = 0) -> None:
+        """`n` more hands done, `nbytes` more bytes of input read."""
+        self.hands += n
+        if self._bar is None:
+            return
+        if self._by_bytes:
+            left = self._bar.total - self._bar.n
+            self._bar.update(max(0, min(nbytes, left)))
+            self._bar.set_postfix_str(f"{self.hands:,} {self.unit}s", refresh=False)
+        else:
+            self._bar.update(n)
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def progress_bar(*, enabled: bool, desc: str, unit: str = "hand", total_bytes: int = 0) -> _Bar:
+    """A progress bar on stderr when it is a terminal; `.update(hands, nbytes)` as work
+    ends (`total_bytes`: the input's size, for the share done and the time left)."""
+    return _Bar(enabled, desc, unit, total_bytes)
