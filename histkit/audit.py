@@ -375,12 +375,12 @@ def audit_paths(
     jobs: int = 1,
     continuity: bool = True,
     site: str | None = None,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], object] | None = None,
     keep: Callable[[StackRecord], bool] | None = None,
 ) -> AuditReport:
     """Audit hand-history files or folders, replaying in `jobs` processes; the report is
     the same for any `jobs`. `profile` None: each hand under its site's house rules;
-    `site` None: each hand's site detected from its text. `on_progress(n)` is called as
+    `site` None: each hand's site detected from its text. `on_progress(n, nbytes)` is called as
     each chunk of n hands is done. `keep`: only the hands it keeps are reported (rejected
     hands and unreadable files always are: they cannot be told apart)."""
     from histkit.parallel import run
@@ -389,7 +389,7 @@ def audit_paths(
     for r in run(paths, jobs=jobs, site=site, tables=False, audit=True, profile=profile):
         tally.add_chunk(r)
         if on_progress is not None:
-            on_progress(r.hands)
+            on_progress(r.hands, r.nbytes)
     return tally.report(profile, continuity)
 
 

@@ -12,7 +12,7 @@ import gc
 import multiprocessing as mp
 import os
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from histkit.audit import AuditedHand, audited
 from histkit.model import Hand
-from histkit.reader import Chunk, ParseIssue, iter_chunks, parse_chunk
+from histkit.reader import Chunk, ParseIssue, chunk_bytes, iter_chunks, parse_chunk
 from histkit.rules import RuleProfile, Violation
 from histkit.rules.replay import replay
 from histkit.tables import TableBuilder, Tables
@@ -69,6 +69,7 @@ class ChunkResult:
     # with keys=True: every hand read, in input order (the stored ones are the rows of
     # `tables.hands`, in the same order)
     keys: tuple[HandKey, ...] = ()
+    nbytes: int = 0  # bytes of input the chunk covered (for progress bars)
 
     @property
     def hands(self) -> int:
@@ -147,6 +148,7 @@ def process_chunk(
         unknown=tuple(unknown),
         audited=tuple(kept),
         keys=tuple(hand_keys),
+        nbytes=chunk_bytes(chunk),
     )
 
 
@@ -224,12 +226,18 @@ def build_tables(
     audit: bool = False,
     profile: RuleProfile | None = None,
     dialect: str | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> Tables:
-    """All tables of the input in memory (for stats and notebooks); `jobs` as in `run`."""
+    """All tables of the input in memory (for stats and notebooks); `jobs` as in `run`.
+    `progress(n, nbytes)` is called as each chunk of n hands (nbytes of input) is done."""
     import pyarrow as pa
 
     site = site if site is not None else dialect  # `dialect`: the older name of `site`
-    parts = [r.tables for r in run(paths, jobs=jobs, site=site, audit=audit, profile=profile)]
+    parts = []
+    for r in run(paths, jobs=jobs, site=site, audit=audit, profile=profile):
+        parts.append(r.tables)
+        if progress is not None:
+            progress(r.hands, r.nbytes)
     present = [t for t in parts if t is not None]
     if not present:
         return TableBuilder(audit=audit).build()

@@ -120,6 +120,22 @@ class Chunk:
     span: Span | None = None
     whole: bool = False  # the blocks are the whole file (a file of no site's hands is one)
     xml: str | None = None  # an XML site's file, read whole by that dialect (its name)
+    nbytes: int = 0  # bytes of the file it accounts for (progress); see `chunk_bytes`
+
+
+def chunk_bytes(chunk: Chunk) -> int:
+    """How many bytes of input a chunk covers, for a progress bar's share: a byte range's
+    length, else what the reader recorded (the file read up to its last block)."""
+    span = chunk.span
+    if span is None:
+        return chunk.nbytes
+    end = span.end
+    if end is None:
+        try:
+            end = os.stat(chunk.source).st_size
+        except OSError:
+            return 0
+    return max(0, end - span.start)
 
 
 def iter_chunks(
@@ -162,7 +178,7 @@ def iter_chunks(
             yield _os_issue(source, e)
             continue
         if xml is not None:
-            yield Chunk(source, xml=xml)
+            yield Chunk(source, xml=xml, nbytes=_size(path))
             continue
         if cuts is None:
             try:
@@ -177,6 +193,13 @@ def iter_chunks(
 
 
 _HEAD = 4096  # the first bytes of a file: binary or text, XML or not
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _missing(path: Path) -> str:
@@ -212,15 +235,18 @@ def _file_chunks(
     cut = False
     seen = False
     whole_file = span is None or span.whole
+    done = 0  # bytes of the file the chunks so far account for (read ahead: approximate)
     try:
         for block in file_blocks(f, starts, first_line=span.first_line if span else 1):
             seen = True
             if len(blocks) >= size and starts.is_header(block.lines[0]):
-                yield Chunk(source, tuple(blocks))
-                blocks, cut = [], True
+                at = f.tell()
+                yield Chunk(source, tuple(blocks), nbytes=max(0, at - done))
+                blocks, cut, done = [], True, at
             blocks.append(block)
         if blocks:
-            yield Chunk(source, tuple(blocks), whole=whole_file and not cut)
+            rest = max(0, _fsize(f) - done)
+            yield Chunk(source, tuple(blocks), whole=whole_file and not cut, nbytes=rest)
         elif not seen and whole_file:
             yield Chunk(source, issue=_issue(source, None, "empty file: no hands in it"))
     except UnreadableFile as e:
@@ -231,6 +257,13 @@ def _file_chunks(
         if blocks:
             yield Chunk(source, tuple(blocks))
         yield _os_issue(source, e)
+
+
+def _fsize(f: BinaryIO) -> int:
+    try:
+        return os.fstat(f.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        return 0
 
 
 def _os_issue(source: str, e: OSError) -> Chunk:

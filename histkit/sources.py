@@ -178,6 +178,7 @@ def load(
     site: str | None = None,
     jobs: int = 1,
     names: Iterable[str] | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, pa.Table]:
     """The tables of `source` (those of `names` it has; default: the hand tables), with
     the hands `filters` keep. `filters.player` keeps the hands that player sat in (their
@@ -185,7 +186,7 @@ def load(
     `awards` and `violations` exist; from tables or the database they are read only when
     `audit` is true (and were stored). `site` forces the dialect hand histories are read
     with (`--site`; `filters.site` keeps a site's hands); `jobs` worker processes read
-    hand histories."""
+    hand histories, calling `progress(n, nbytes)` as each chunk of them is done."""
     wanted = list(HAND_TABLES if names is None else names)
     if not audit:
         wanted = [n for n in wanted if n not in _AUDIT]
@@ -196,7 +197,10 @@ def load(
     else:
         from histkit.parallel import build_tables
 
-        out = dict(build_tables(list(source.paths), jobs=jobs, site=site, audit=audit).items())
+        built = build_tables(
+            list(source.paths), jobs=jobs, site=site, audit=audit, progress=progress
+        )
+        out = dict(built.items())
     out = filter_tables(out, filters)  # (seats, when a player filters, are read too)
     return {n: t for n, t in out.items() if n in wanted}
 

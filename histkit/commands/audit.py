@@ -23,6 +23,7 @@ from histkit.commands._options import (
     check_jobs,
     check_output_file,
     filters_from,
+    input_bytes,
     plural,
     progress_bar,
     source_from,
@@ -121,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
             keep = record_filter(filters)
         except (ValueError, OSError) as e:
             raise UsageError(str(e)) from None
-        with progress_bar(enabled=not args.quiet, desc="auditing") as bar:
+        size = 0 if args.quiet else input_bytes(source.paths)
+        with progress_bar(enabled=not args.quiet, desc="auditing", total_bytes=size) as bar:
             report = audit_paths(
                 source.paths,
                 profile,

@@ -7,6 +7,7 @@ import json
 
 from histkit.commands._options import (
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
 )
 
@@ -35,6 +36,13 @@ def add_audit_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+EXAMPLES = """\
+examples:
+  histkit db                                          # the default database
+  histkit db --db my.duckdb --format json
+"""
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "db",
@@ -45,6 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "conflicts, pending hands (files still being written), errors, the schema "
             "version, the file's path and size."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
     add_db_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from histkit.commands._options import (
     EXIT_FOUND,
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
     add_jobs_option,
     add_site_option,
@@ -24,6 +25,14 @@ from histkit.commands.db import add_audit_options, add_db_option
 
 if TYPE_CHECKING:
     from histkit.db import ImportReport
+
+
+EXAMPLES = """\
+examples:
+  histkit import ~/PokerStars/HandHistory/            # into the default database
+  histkit import sessions/ old-archive/ --db my.duckdb
+  histkit import sessions/ --no-audit -q              # faster, no awards/violations stored
+"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,6 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "still being written is pending until the file completes it. An import is one "
             "transaction: interrupted, it leaves the database as it was."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     add_db_option(p)

@@ -9,15 +9,25 @@ from typing import Any
 from histkit.commands._options import (
     EXIT_FOUND,
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
     add_jobs_option,
     add_site_option,
     check_jobs,
     check_site,
     existing_paths,
+    input_bytes,
     plural,
     progress_bar,
 )
+
+EXAMPLES = """\
+examples:
+  histkit parse sessions/ -o out/                     # hands, seats, actions, cards, errors
+  histkit parse sessions/ -o out/ --audit             # and the audit's awards and violations
+  histkit parse sessions/ -o warehouse/ --partition-by game,date
+  histkit parse HH20240612.txt --site pokerstars -o out/ --strict   # exit 1 on a rejected hand
+"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,6 +43,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "OUTDIR/_histkit.json that readers require; an earlier result in OUTDIR is "
             "replaced whole, and a run that fails or is interrupted leaves it as it was."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder")
@@ -91,7 +103,8 @@ def _run_parse(args: argparse.Namespace) -> int:
     try:
         # the tables become OUTDIR's result when the block ends normally, all together;
         # an exception or Ctrl-C leaves OUTDIR as it was
-        with sink, progress_bar(enabled=not args.quiet, desc="parsing") as bar:
+        size = 0 if args.quiet else input_bytes(paths)
+        with sink, progress_bar(enabled=not args.quiet, desc="parsing", total_bytes=size) as bar:
             for r in run(paths, jobs=jobs, site=check_site(args.site), audit=args.audit):
                 if r.tables is not None:
                     sink.add_tables(r.tables)
@@ -102,7 +115,7 @@ def _run_parse(args: argparse.Namespace) -> int:
                 rejected.extend(x for x in r.rejected if x.kind != "unreadable")
                 unreadable.extend(x for x in r.rejected if x.kind == "unreadable")
                 unknown.extend(r.unknown)
-                bar.update(r.hands)
+                bar.update(r.hands, r.nbytes)
     except WarehouseError as e:
         raise UsageError(str(e)) from None
     if not args.quiet:

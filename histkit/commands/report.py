@@ -16,6 +16,8 @@ from histkit.commands._options import (
     check_jobs,
     check_output_file,
     filters_from,
+    input_bytes,
+    progress_bar,
     source_from,
 )
 
@@ -51,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")
     add_site_option(p)
     add_jobs_option(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=run)
 
 
@@ -66,7 +69,16 @@ def run(args: argparse.Namespace) -> int:
     jobs = check_jobs(args.jobs)
     source = source_from(args)
     try:
-        tables = load(source, filters=filters, audit=True, site=args.site, jobs=jobs)
+        size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
+        with progress_bar(enabled=size > 0, desc="reading", total_bytes=size) as bar:
+            tables = load(
+                source,
+                filters=filters,
+                audit=True,
+                site=args.site,
+                jobs=jobs,
+                progress=bar.update,
+            )
         html = build_report(tables, args.player, filters=filters, top=args.top)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -74,5 +86,6 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_text(args.output, html)  # whole or not at all
     except OSError as e:
         raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
-    print(f"Wrote {args.output} ({len(html) // 1024:,} KiB).", file=sys.stderr)
+    if not args.quiet:
+        print(f"Wrote {args.output} ({len(html) // 1024:,} KiB).", file=sys.stderr)
     return EXIT_OK

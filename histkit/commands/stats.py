@@ -20,7 +20,9 @@ from histkit.commands._options import (
     check_jobs,
     check_output_file,
     filters_from,
+    input_bytes,
     plural,
+    progress_bar,
     source_from,
 )
 from histkit.textsafe import clip, frame_csv
@@ -92,6 +94,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_site_option(p)
     add_jobs_option(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.set_defaults(run=run)
 
@@ -107,7 +110,16 @@ def run(args: argparse.Namespace) -> int:
     jobs = check_jobs(args.jobs)
     source = source_from(args)
     try:
-        tables = load(source, filters=filters, audit=not args.no_audit, site=args.site, jobs=jobs)
+        size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
+        with progress_bar(enabled=size > 0, desc="reading", total_bytes=size) as bar:
+            tables = load(
+                source,
+                filters=filters,
+                audit=not args.no_audit,
+                site=args.site,
+                jobs=jobs,
+                progress=bar.update,
+            )
     except ValueError as e:
         raise UsageError(str(e)) from None
     facts = seat_facts(tables, filters)

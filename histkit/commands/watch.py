@@ -10,11 +10,18 @@ from types import FrameType
 
 from histkit.commands._options import (
     EXIT_OK,
+    ExamplesFormatter,
     UsageError,
     add_jobs_option,
     check_jobs,
 )
 from histkit.commands.db import add_audit_options, add_db_option
+
+EXAMPLES = """\
+examples:
+  histkit watch ~/PokerStars/HandHistory/             # Ctrl-C stops it
+  histkit watch sessions/ --db my.duckdb --interval 5
+"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "only while a batch is written, so 'histkit stats --db' and other readers get "
             "their turn. Ctrl-C stops it (exit status 0)."
         ),
+        epilog=EXAMPLES,
+        formatter_class=ExamplesFormatter,
     )
     p.add_argument("folders", nargs="+", metavar="FOLDER", help="folders to watch")
     add_db_option(p)

@@ -108,14 +108,15 @@ def import_paths(
     db: str | os.PathLike[str] | None = None,
     audit: bool = True,
     jobs: int = 1,
-    progress: Callable[[int], object] | None = None,
+    progress: Callable[[int, int], object] | None = None,
     site: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> ImportReport:
     """Import hand-history files and folders (recursively) into the database `db` (None:
     `$HISTKIT_DB` or the default). `audit`: also replay each hand and store its awards
-    and violations. `jobs`: worker processes. `progress(n)` is called as n more hands are
-    parsed. `site` forces a site, as `histkit parse --site`."""
+    and violations. `jobs`: worker processes. `progress(n, nbytes)` is called as n more
+    hands (nbytes more bytes) are parsed. `site` forces a site, as `histkit parse
+    --site`."""
     from histkit.dialects import detector
     from histkit.reader import iter_files
 
@@ -192,7 +193,7 @@ def _read(
     jobs: int,
     site: str | None,
     audit: bool,
-    progress: Callable[[int], object] | None,
+    progress: Callable[[int, int], object] | None,
 ) -> None:
     from histkit.parallel import run
 
@@ -205,7 +206,7 @@ def _read(
     ):
         store.add(r, by_path[r.source])
         if progress is not None:
-            progress(r.hands)
+            progress(r.hands, r.nbytes)
 
 
 def _chunks(work: list[FilePlan], site: str | None, span: int | None) -> Iterator[Chunk]:

@@ -1,0 +1,219 @@
+"""The command line as a new user meets it (issue 15, "Seen"): every mistake is one line
+naming the fix (exit 2) before any work is done, the help says what each option takes, and
+long work shows how far it has got."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from histkit.cli import main
+from histkit.simulate import truth_path, write_session
+from tests.conftest import SAMPLE_DATA
+
+RAZZ = SAMPLE_DATA / "razz_cash_200.txt"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(list(argv))
+    got = capsys.readouterr()
+    return rc, got.out, got.err
+
+
+def one_line_usage_error(rc: int, err: str) -> str:
+    """The message of a usage error, asserting its form: exit 2, one line, no traceback."""
+    assert rc == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err and "error:" in lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if any hand history is read: the mistake must be said first."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("work started before the options were checked")
+
+    monkeypatch.setattr("histkit.parallel.run", refuse)
+    monkeypatch.setattr("histkit.sources.load", refuse)
+    monkeypatch.setattr("histkit.simulate.write_session", refuse)
+
+
+# ------------------------------------------------------------------ tracebacks
+
+
+@pytest.mark.parametrize("command", ["parse", "audit", "stats", "report"])
+def test_an_unknown_site_is_a_usage_error(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    extra = {"parse": ["-o", str(tmp_path / "o")], "report": ["-o", str(tmp_path / "r.html")]}
+    rc, _, err = run(capsys, command, str(RAZZ), "--dialect", "nope", *extra.get(command, []))
+    assert "unknown site 'nope'" in one_line_usage_error(rc, err)
+
+
+def test_parse_into_an_existing_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    (tmp_path / "f").write_text("x")
+    rc, _, err = run(capsys, "parse", str(RAZZ), "-o", str(tmp_path / "f"))
+    assert "is a file, not a folder" in one_line_usage_error(rc, err)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report", str(RAZZ), "-o", "{missing}/r.html"],
+        ["simulate", "--hands", "5", "-o", "{missing}/s.txt"],
+        ["stats", str(RAZZ), "-o", "{missing}/s.csv"],
+        ["audit", str(RAZZ), "-o", "{missing}/a.json"],
+        ["report", str(RAZZ), "-o", "{tmp}"],
+    ],
+    ids=lambda a: a[0] + (" folder" if a[-1] == "{tmp}" else " missing folder"),
+)
+def test_an_output_that_cannot_be_written_is_said_before_any_work(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    argv = [a.format(missing=tmp_path / "no" / "such", tmp=tmp_path) for a in argv]
+    rc, _, err = run(capsys, *argv)
+    message = one_line_usage_error(rc, err)
+    assert "does not exist" in message or "is a folder" in message
+    assert ".tmp-" not in message  # names the user's file, not an internal one
+
+
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        ('max_raises = "four"', "max_raises takes a whole number"),
+        ("odd_chip = 3", "odd_chip takes one of by_card, by_seat"),
+        ('heads_up_uncapped = "yes"', "heads_up_uncapped takes true or false"),
+        ('suit_order = "cdhs"', "suit_order takes a list of suits"),
+        ("max_raises = [", "not a valid TOML file"),
+    ],
+)
+def test_a_profile_with_a_wrongly_typed_value_is_a_usage_error(
+    toml: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    profile = tmp_path / "house.toml"
+    profile.write_text(toml + "\n")
+    rc, _, err = run(capsys, "audit", str(RAZZ), "--profile", str(profile), "--jobs", "2")
+    message = one_line_usage_error(rc, err)
+    assert said in message and str(profile) in message
+
+
+def test_a_wrong_option_value_is_one_line_naming_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["stats", str(RAZZ), "--by", "bogus"])
+    message = one_line_usage_error(int(exit_.value.code or 0), capsys.readouterr().err)
+    assert "--by" in message and "histkit stats --help" in message
+
+
+# ------------------------------------------------------------------------- help
+
+
+def test_every_command_s_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("parse", "audit", "stats", "report", "simulate", "import", "db"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "examples:\n  histkit " + command in capsys.readouterr().out, command
+
+
+def test_audit_help_describes_its_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "text" in out and "json" in out and "csv" in out and "one row per violation" in out
+
+
+def test_stats_and_simulate_take_the_same_game_spellings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for spelling in ("hilo", "stud8", "Stud_HiLo"):
+        rc, _, err = run(capsys, "simulate", "--game", spelling, "--hands", "3", "-o",
+                         str(tmp_path / "s.txt"), "-q")  # fmt: skip
+        assert rc == 0, err
+        assert "7 Card Stud Hi/Lo" in (tmp_path / "s.txt").read_text()
+        rc, out, err = run(capsys, "stats", str(tmp_path / "s.txt"), "--game", spelling, "-q")
+        assert rc == 0 and "Hero" in out, err
+
+
+def test_stats_and_report_are_quiet_on_asking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, _, err = run(capsys, "stats", str(RAZZ), "-q", "--jobs", "1")
+    assert rc == 0 and err == ""
+    rc, _, err = run(capsys, "report", str(RAZZ), "-q", "-o", str(tmp_path / "r.html"))
+    assert rc == 0 and err == ""
+
+
+# --------------------------------------------------------------------- simulate
+
+
+def test_simulate_players_is_a_number_said_in_plain_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--players", "2-8", "-o", str(tmp_path / "s.txt")])
+    message = one_line_usage_error(int(exit_.value.code or 0), capsys.readouterr().err)
+    assert "_players" not in message and "2 to 8" in message
+
+
+def test_simulate_seats_sets_the_table_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s.txt"
+    rc, _, err = run(capsys, "simulate", "--players", "5", "--seats", "5", "--hands", "20",
+                     "-o", str(out), "-q")  # fmt: skip
+    assert rc == 0, err
+    text = out.read_text()
+    assert "' 5-max" in text and "' 8-max" not in text
+    seated = [line for line in text.split("\n\n\n")[0].splitlines() if line.startswith("Seat ")]
+    assert len({line.split(":")[0] for line in seated}) <= 5
+    rc, _, err = run(capsys, "simulate", "--players", "6", "--seats", "4", "-o", str(out))
+    assert "--seats 4" in one_line_usage_error(rc, err)
+
+
+def test_faults_is_the_share_of_hands_with_a_fault(tmp_path: Path) -> None:
+    out = tmp_path / "f.txt"
+    report = write_session(out, "stud_hilo", 1000, players=8, seed=7, faults=0.1,
+                           fault_kinds=("low_half_wrong_player", "odd_chip_wrong_half",
+                                        "side_pot_ineligible"))  # fmt: skip
+    assert report.sidecar == truth_path(out) == tmp_path / "f.truth.jsonl"
+    faulted = len(report.sidecar.read_text().splitlines())
+    assert faulted == report.faults
+    assert 70 <= faulted <= 130, faulted  # 10% of 1,000 hands, give or take chance
+
+
+# ----------------------------------------------------------------------- progress
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_the_share_done_and_the_time_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    assert main(["parse", str(SAMPLE_DATA), "-o", str(tmp_path / "o"), "--jobs", "1"]) == 0
+    frames = screen.getvalue().replace("\r", "\n").splitlines()
+    bars = [f for f in frames if f.startswith("parsing:") and "%|" in f]
+    assert bars, frames[:5]
+    assert any("100%|" in f for f in bars)
+    assert any("<" in f.split("[", 1)[1] for f in bars)  # elapsed<left
+    assert any(" hands]" in f for f in bars)
+
+
+def test_truth_sidecar_of_the_sample_is_where_the_simulator_puts_it() -> None:
+    faults = SAMPLE_DATA / "stud_hilo_faults_200.txt"
+    assert truth_path(faults).is_file()
+    first = json.loads(truth_path(faults).read_text().splitlines()[0])
+    assert f"Hand #{first['hand_id']}:" in faults.read_text()
