@@ -147,6 +147,7 @@ class AuditReport:
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
     # where a stored audit was read from (`stored_report`), None for an audit made now
     stored: str | None = None
+    filtered_out: int = 0  # hands read that the filters did not keep
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -342,6 +343,7 @@ class _Tally:
                 different=self.different,
                 examples=tuple(self.examples),
             ),
+            filtered_out=len(self.left_out),
         )
 
 

@@ -22,6 +22,7 @@ from histkit.stats import (
     MissingTableError,
     category_results,
     format_money,
+    money_parts,
     require_single_money,
     street_stats,
 )
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 _COLORS = {"total": "#1f4e79", "showdown": "#2e8b57", "non-showdown": "#c0504d"}
+SMALL_SAMPLE = 10  # hands below which a figure is drawn as a small sample
 _STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
@@ -66,25 +68,35 @@ def _money_axis(rows: pd.DataFrame, in_big_bets: bool) -> tuple[str, Any, Any]:
     """(column, label, tick formatter) for amounts: big bets, or the one money."""
     if in_big_bets:
         return "net_bb", "big bets", None
-    money = require_single_money(rows)
-    unit = "chip" if money == "chips" else "cent"
-    cur = None if unit == "chip" else money
+    unit_key = require_single_money(rows)
+    label = str(rows["money"].iloc[0]) if "money" in rows and len(rows) else unit_key
+    unit, cur = money_parts(unit_key)
 
     def fmt(v: float, _pos: int) -> str:
         return format_money(int(round(v)), unit, cur)
 
-    return "net", money, fmt
+    return "net", label, fmt
 
 
 def cumulative_net(
-    facts: pd.DataFrame, player: str, *, in_big_bets: bool = False, ax: Axes | None = None
+    facts: pd.DataFrame,
+    player: str,
+    *,
+    in_big_bets: bool = False,
+    by: str = "hand",
+    ax: Axes | None = None,
 ) -> Axes:
-    """Cumulative winnings over the player's hands: total, at showdown and without
-    showdown (the two parts add up to the total at every hand)."""
+    """Cumulative winnings over the player's hands (`by="hand"`) or over time (`by=
+    "date"`): total, at showdown and without showdown (the two parts add up to the total
+    at every hand). One money only (`MixedMoneyError` otherwise), or big bets."""
     rows = _player_rows(facts, player)
     col, label, fmt = _money_axis(rows, in_big_bets)
     ax = _axes(ax)
-    x = np.arange(1, len(rows) + 1)
+    if by == "date":
+        rows = rows[rows["started_at"].notna()]
+        x: Any = rows["started_at"].dt.tz_convert(None).to_numpy()
+    else:
+        x = np.arange(1, len(rows) + 1)
     amounts = rows[col].to_numpy(dtype="float64")
     sd = rows["showdown"].to_numpy(dtype=bool)
     ax.plot(x, np.cumsum(amounts), color=_COLORS["total"], lw=2, label="total")
@@ -93,9 +105,12 @@ def cumulative_net(
         x, np.cumsum(np.where(sd, 0, amounts)), color=_COLORS["non-showdown"], label="non-showdown"
     )
     ax.axhline(0, color="0.6", lw=0.8)
-    ax.set_xlabel("hands")
-    ax.set_ylabel(f"cumulative net ({label})")
-    ax.set_title(f"{_name(player)}: winnings over {len(rows)} hands")
+    ax.set_xlabel("date (UTC)" if by == "date" else "hands")
+    ax.set_ylabel(f"cumulative net ({_name(label)})")
+    when = " by date" if by == "date" else ""
+    ax.set_title(f"{_name(player)}: winnings over {len(rows)} hands{when}")
+    if by == "date":
+        ax.figure.autofmt_xdate()
     if fmt is not None:
         ax.yaxis.set_major_formatter(fmt)
     ax.legend(loc="best", frameon=False)
@@ -117,16 +132,22 @@ def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = N
     cr = cr.assign(_o=cr["category"].map(order)).sort_values(["game", "_o"], ascending=False)
     several = cr["game"].nunique() > 1
     labels = [
-        (f"{c}, {g}" if several else c) + f" ({n} h)"
+        (f"{c}, {g}" if several else c) + f" (n={n})"
         for g, c, n in zip(cr["game"], cr["category"], cr["hands"], strict=True)
     ]
     vals = cr["bb_per_hand"].to_numpy(dtype="float64")
     y = np.arange(len(cr))
+    small = cr["hands"].to_numpy() < SMALL_SAMPLE
     colors = np.where(vals >= 0, _COLORS["showdown"], _COLORS["non-showdown"])
-    ax.barh(y, vals, color=colors)
+    bars = ax.barh(y, vals, color=colors)
+    for bar, few in zip(bars, small, strict=True):
+        if few:  # a handful of hands: drawn faint and hatched, not like hundreds
+            bar.set_alpha(0.35)
+            bar.set_hatch("//")
     ax.set_yticks(y, labels)
     ax.axvline(0, color="0.6", lw=0.8)
-    ax.set_xlabel("big bets per hand")
+    note = f" (hatched: fewer than {SMALL_SAMPLE} hands)" if small.any() else ""
+    ax.set_xlabel(f"big bets per hand{note}")
     ax.set_title(f"{_name(player)}: results by starting hand")
     return ax
 

@@ -17,7 +17,7 @@ import os
 import re
 import zlib
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -26,6 +26,9 @@ from histkit.dialects import Detector, Dialect, detector, get_dialect
 from histkit.dialects.sink import clip_line
 from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import Hand
+from histkit.reading.archive import ARCHIVE_SUFFIXES, container_kind, open_source, stream_kind
+from histkit.reading.archive import ERRORS as ARCHIVE_ERRORS
+from histkit.reading.archive import members as archive_members
 from histkit.reading.decode import (
     Damage,
     DamagedLine,
@@ -68,13 +71,15 @@ def read_file_text(path: str | Path, *, fallback: str = "cp1252") -> str:
 
 
 HAND_HISTORY_SUFFIXES = (".txt", ".xml")
+_FOLDER_SUFFIXES = HAND_HISTORY_SUFFIXES + ARCHIVE_SUFFIXES  # archives: read, or named
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Files in input order. A file named on its own is always read; inside a folder
     (walked recursively, sorted) only hand-history files (`*.txt` and `*.xml`, as the sites
-    write them) are, so a README or a sidecar beside them is not mistaken for a broken hand.
-    Hidden files and folders (".DS_Store", ".git") are left out."""
+    write them) and archives (`*.gz`, `*.zip`, ...: read through, or named when histkit
+    cannot open them) are, so a README or a sidecar beside them is not mistaken for a
+    broken hand. Hidden files and folders (".DS_Store", ".git") are left out."""
     for p in paths:
         path = Path(p)
         if path.is_dir():
@@ -84,7 +89,7 @@ def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
                 found.extend(
                     Path(root) / f
                     for f in files
-                    if not f.startswith(".") and f.lower().endswith(HAND_HISTORY_SUFFIXES)
+                    if not f.startswith(".") and f.lower().endswith(_FOLDER_SUFFIXES)
                 )
             yield from sorted(found, key=lambda f: f.relative_to(path).parts)
         else:
@@ -144,6 +149,7 @@ def iter_chunks(
     site: Site = None,
     max_blocks: int | None = None,
     span_bytes: int | None = None,
+    containers: bool = True,
 ) -> Iterator[Chunk]:
     """The input as chunks of at most `max_blocks` blocks (None: as few as possible while
     streaming). A chunk is cut only before a block that starts a hand, so a run of junk
@@ -152,7 +158,10 @@ def iter_chunks(
     `span_bytes`: byte-range chunks of about that size instead, for worker processes (the
     parent reads each file once to find the cuts, and decodes and splits nothing); files
     that cannot be cut (UTF-16) come as block chunks. `site`: read every file as that
-    site's (None: each hand's site is detected from its first line)."""
+    site's (None: each hand's site is detected from its first line). Compressed files
+    are read through their decompressor (`histkit.reading.archive`), the members of a ZIP
+    or tar archive as files of their own (`containers` False: an archive is reported as
+    one unreadable file, to be extracted first)."""
     starts = detector(site)
     size = max_blocks or _STREAM_BLOCKS
     for path in iter_files(paths):
@@ -164,6 +173,17 @@ def iter_chunks(
                 raise OSError(21, "not a regular file")
             with open(path, "rb") as f:
                 head = f.read(_HEAD)
+            kind = container_kind(path, head)
+            if kind is not None:
+                if containers:
+                    yield from _member_chunks(source, kind, starts, size)
+                else:
+                    why = f"unreadable file: a {kind} archive; extract its files to import them"
+                    yield Chunk(source, issue=_unreadable(source, None, why))
+                continue
+            if stream_kind(head) is not None:
+                yield from _compressed_chunks(source, starts, size)
+                continue
             what = binary_file(head)
             if what is not None:
                 reason = f"unreadable file: {what}, not a text hand history"
@@ -193,6 +213,50 @@ def iter_chunks(
 
 
 _HEAD = 4096  # the first bytes of a file: binary or text, XML or not
+
+
+def _compressed_chunks(source: str, starts: Detector, size: int) -> Iterator[Chunk]:
+    """A compressed file's chunks, read through its decompressor (never cut into byte
+    ranges: a compressed stream cannot be entered in the middle)."""
+    yield from _opened_chunks(source, lambda: open_source(source), starts, size)
+
+
+def _member_chunks(source: str, kind: str, starts: Detector, size: int) -> Iterator[Chunk]:
+    """The chunks of each hand-history file in a ZIP or tar archive, named
+    `<archive>/<member>`; an archive with none is one issue saying so."""
+    try:
+        found = archive_members(source, kind)
+    except ARCHIVE_ERRORS as e:
+        yield Chunk(source, issue=_unreadable(source, None, f"unreadable {kind} archive: {e}"))
+        return
+    if not found:
+        why = f"a {kind} archive with no hand histories in it (*.txt, *.xml)"
+        yield Chunk(source, issue=ParseIssue(source, None, None, None, "unknown", why))
+        return
+    for member in found:
+        yield from _opened_chunks(member.source, member.open, starts, size)
+
+
+def _opened_chunks(
+    source: str, opener: Callable[[], BinaryIO], starts: Detector, size: int
+) -> Iterator[Chunk]:
+    """Chunks of a file read through `opener` (decompressed bytes), as a plain file's."""
+    try:
+        with opener() as f:
+            head = f.read(_HEAD)
+        what = binary_file(head)
+        if what is not None:
+            reason = f"unreadable file: {what}, not a text hand history"
+            yield Chunk(source, issue=_unreadable(source, None, reason))
+            return
+        xml = _xml_dialect(head, starts)
+        if xml is not None:
+            yield Chunk(source, xml=xml)
+            return
+        with opener() as f:
+            yield from _file_chunks(source, f, starts, size)
+    except ARCHIVE_ERRORS as e:
+        yield Chunk(source, issue=_unreadable(source, None, f"unreadable compressed data: {e}"))
 
 
 def _size(path: Path) -> int:
@@ -248,7 +312,8 @@ def _file_chunks(
             rest = max(0, _fsize(f) - done)
             yield Chunk(source, tuple(blocks), whole=whole_file and not cut, nbytes=rest)
         elif not seen and whole_file:
-            yield Chunk(source, issue=_issue(source, None, "empty file: no hands in it"))
+            why = "an empty file: no hands in it"
+            yield Chunk(source, issue=ParseIssue(source, None, None, None, "unknown", why))
     except UnreadableFile as e:
         if blocks:
             yield Chunk(source, tuple(blocks))
@@ -286,7 +351,7 @@ def parse_chunk(
         damage: list[Damage] = []
         kept: deque[tuple[int, str]] | None = deque() if digests is not None else None
         try:
-            with open(chunk.source, "rb") as f:
+            with open_source(chunk.source) as f:
                 items = d.read_xml(_noting(file_lines(f), damage, kept), chunk.source)
                 for item in _xml_damage(items, damage, chunk.source):
                     if kept is not None and digests is not None:

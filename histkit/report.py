@@ -1,5 +1,6 @@
-"""A session report as one self-contained HTML file: summary, plots, the biggest pots
-won and lost replayed street by street, and the audit's violations.
+"""A player's report as one self-contained HTML file: cash games per currency and
+tournaments apart, each with its figures, plots, sessions or tournament results and the
+biggest pots replayed street by street, then the audit's violations.
 
 Self-contained means a reader can mail the file: CSS is inline, each plot is an
 `<img>` whose source is a `data:image/svg+xml;base64,...` URI, and nothing is loaded
@@ -23,10 +24,12 @@ from typing import Any
 import pandas as pd
 
 from histkit import plots
+from histkit.money import money_parts
+from histkit.replay_view import CARD_CSS, hand_view
+from histkit.sessions import session_list
 from histkit.stats import (
     Filters,
     MissingTableError,
-    MixedMoneyError,
     format_money,
     frames,
     load,
@@ -34,16 +37,9 @@ from histkit.stats import (
     seat_facts,
 )
 from histkit.textsafe import html_text, html_with_names, isolate_plain
+from histkit.tournaments import tournament_results, tournament_summary
 
 __all__ = ["build_report", "write_report", "pick_player", "hand_replay", "svg_data_uri"]
-
-_STREET_NAMES = {
-    3: "3rd street",
-    4: "4th street",
-    5: "5th street",
-    6: "6th street",
-    7: "7th street",
-}
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
@@ -100,123 +96,35 @@ def _money(v: int, unit: str, currency: str | None, signed: bool = False) -> str
     return f'<span class="{cls}">{_e(text)}</span>' if signed else _e(text)
 
 
-def _pct(v: Any) -> str:
-    return "–" if v is None or pd.isna(v) else f"{100 * float(v):.0f}%"
+def _pct(v: Any, chances: Any = None) -> str:
+    """A share; "~" and its count of chances when those were few (a small sample)."""
+    return _sample(v, chances, "{:.0%}")
+
+
+def _sample(v: Any, chances: Any, form: str) -> str:
+    if v is None or pd.isna(v):
+        return "–"
+    text = form.format(float(v))
+    if chances is not None and not pd.isna(chances) and int(chances) < plots.SMALL_SAMPLE:
+        return f'<span class="muted" title="a small sample">~{text} (n={int(chances)})</span>'
+    return text
 
 
 # --------------------------------------------------------------------------- replay
 
 
-def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str) -> str:
-    """A readable street-by-street account of one hand (HTML), from the tables: the
-    cards each player was seen to hold, every action with its amount, the showdown,
-    who collected what, and (when audited) the engine's award per pot half."""
-    h = fr["hands"][fr["hands"]["hand_id"] == hand_id].iloc[0]
-    unit, cur = str(h["unit"]), (None if pd.isna(h["currency"]) else str(h["currency"]))
-    acts = fr["actions"][fr["actions"]["hand_id"] == hand_id].sort_values("seq")
-    cards = fr["cards"][fr["cards"]["hand_id"] == hand_id]
-    seats = fr["seats"][(fr["seats"]["hand_id"] == hand_id) & fr["seats"]["dealt_in"]]
-    m = lambda v: _e(format_money(int(v), unit, cur))  # noqa: E731
-    out = []
-    antes = acts[acts["kind"] == "ante"]
-    if not antes.empty:
-        amounts = sorted(set(antes["amount"]))
-        allin = antes[antes["all_in"]]["player"].tolist()
-        text = f"{len(antes)} antes of {', '.join(m(a) for a in amounts)}"
-        if allin:
-            text += " (all-in on the ante: " + ", ".join(_u(p) for p in allin) + ")"
-        out.append(f'<div class="street"><b>Antes</b> {text}</div>')
-    for street in sorted(set(cards["street"].dropna().astype(int)) | set(acts["street"])):
-        dealt = cards[(cards["street"] == street) & cards["player"].notna()]
-        shown = []
-        for p, part in dealt.groupby("player", sort=False):
-            down = [
-                c if k else "??"
-                for c, k, u in zip(part["card"], part["known"], part["up"], strict=True)
-                if not u
-            ]
-            up = [
-                c if k else "??"
-                for c, k, u in zip(part["card"], part["known"], part["up"], strict=True)
-                if u
-            ]
-            txt = (f"[{' '.join(down)}] " if down else "") + " ".join(up)
-            shown.append(f'{_u(p)} <span class="cards">{_e(txt.strip())}</span>')
-        community = cards[
-            (cards["street"] == street) & cards["player"].isna() & cards["card"].notna()
-        ]
-        if not community.empty:
-            shown.append(f'board <span class="cards">{_e(community["card"].iloc[0])}</span>')
-        lines = []
-        bets = 0
-        for a in acts[(acts["street"] == street) & (acts["kind"] != "ante")].itertuples():
-            kind = a.kind
-            if kind == "bring_in":
-                txt = f"brings in for {m(a.amount)}"
-            elif kind in ("raise", "complete", "bet") and street == 3 and bets == 0:
-                to = a.to_amount if not pd.isna(a.to_amount) else a.amount
-                txt = f"completes to {m(to)}"
-                bets += 1
-            elif kind in ("raise", "complete"):
-                to = a.to_amount if not pd.isna(a.to_amount) else a.amount
-                txt = f"raises to {m(to)}"
-                bets += 1
-            elif kind == "bet":
-                txt = f"bets {m(a.amount)}"
-                bets += 1
-            elif kind == "call":
-                txt = f"calls {m(a.amount)}"
-            else:
-                txt = {"check": "checks", "fold": "folds"}.get(kind, _e(kind))
-            if a.all_in:
-                txt += " (all-in)"
-            lines.append(f"{_u(a.player)} {txt}")
-        dealt_html = " · ".join(shown)
-        out.append(
-            f'<div class="street"><b>{_STREET_NAMES.get(street, street)}</b>'
-            + (f"{dealt_html}<br><b></b>" if dealt_html else "")
-            + ("; ".join(lines) if lines else '<span class="muted">no betting</span>')
-            + "</div>"
-        )
-    sd = seats[seats["showdown"].fillna(False).astype(bool)]
-    if len(sd) >= 2:
-        hands_shown = []
-        for p in sd["player"]:
-            known = cards[(cards["player"] == p) & cards["known"]]["card"].tolist()
-            hands_shown.append(f'{_u(p)} <span class="cards">{_e(" ".join(known))}</span>')
-        out.append('<div class="street"><b>Showdown</b> ' + " · ".join(hands_shown) + "</div>")
-    won = seats[seats["collected"] > 0]
-    res = ", ".join(f"{_u(r.player)} collected {m(r.collected)}" for r in won.itertuples())
-    rake = int(h["rake"]) if not pd.isna(h["rake"]) else 0
-    out.append(
-        f'<div class="street"><b>Result</b> {res or "nobody collected"}'
-        + (f"; rake {m(rake)}" if rake else "")
-        + "</div>"
-    )
-    aw = fr.get("awards")
-    if aw is not None:
-        mine = aw[
-            (aw["hand_id"] == hand_id) & (aw["reported"].gt(0) | aw["expected"].fillna(0).gt(0))
-        ]
-        if not mine.empty:
-            parts = []
-            for r in mine.itertuples():
-                pot = "main pot" if r.pot == 0 else f"side pot {r.pot}"
-                exp = "–" if pd.isna(r.expected) else m(r.expected)
-                flag = "" if pd.isna(r.expected) or r.expected == r.reported else " ≠"
-                parts.append(
-                    f"{pot} {r.half}: {_u(r.player)} paid {m(r.reported)} (engine {exp}){flag}"
-                )
-            out.append('<div class="street"><b>Audit</b> ' + "; ".join(parts) + "</div>")
-    return "\n".join(out)
+def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str, *, hero: str | None = None) -> str:
+    """One hand replayed street by street (HTML): cards as cards, actions, the pot and
+    each stack, the showdown with hand names, the audit's verdict per pot
+    (`histkit.replay_view.hand_view`)."""
+    return hand_view(fr, hand_id, hero=hero)
 
 
 # --------------------------------------------------------------------------- report
 
 
 def _summary_table(st: pd.Series) -> str:
-    unit = "chip" if st["money"] == "chips" else "cent"
-    cur = None if unit == "chip" else str(st["money"])
+    unit, cur = money_parts(str(st["money_unit"]))
     rows = [
         ("Hands dealt", f"{int(st['hands']):,}"),
         ("Net won", _money(int(st["net"]), unit, cur, signed=True)),
@@ -228,70 +136,172 @@ def _summary_table(st: pd.Series) -> str:
             f"{_money(int(st['non_showdown_net']), unit, cur, True)}",
         ),
         ("Rake paid (share by contribution)", _money(int(st["rake"]), unit, cur)),
-        ("VPIP", _pct(st["vpip"])),
-        ("Completed or raised on 3rd", _pct(st["complete_raise"])),
-        ("Steal attempts (of spots)", f"{_pct(st['steal'])} of {int(st['steal_opps'])}"),
-        ("Fold to steal as bring-in", _pct(st["fold_to_steal"])),
-        ("Went to 4th / 5th / 6th / 7th", " / ".join(_pct(st[f"went_{s}"]) for s in (4, 5, 6, 7))),
-        ("Went to showdown (of saw 4th)", _pct(st["wtsd"])),
-        ("Won at showdown", _pct(st["wsd"])),
-        ("Won when saw 4th", _pct(st["won_saw_4"])),
+        ("VPIP", _pct(st["vpip"], st["hands"])),
+        ("Completed or raised on 3rd", _pct(st["complete_raise"], st["hands"])),
+        ("Steal attempts", _pct(st["steal"], st["steal_opps"])),
+        ("Fold to steal as bring-in", _pct(st["fold_to_steal"], st["fold_to_steal_opps"])),
+        (
+            "Went to 4th / 5th / 6th / 7th",
+            " / ".join(_pct(st[f"went_{s}"], st["hands"]) for s in (4, 5, 6, 7)),
+        ),
+        ("Went to showdown (of saw 4th)", _pct(st["wtsd"], st["saw_4"])),
+        ("Won at showdown", _pct(st["wsd"], st["showdowns"])),
+        ("Won when saw 4th", _pct(st["won_saw_4"], st["saw_4"])),
     ]
     body = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f'<table><tr><th colspan="2">{_u(st["money"])}</th></tr>{body}</table>'
 
 
-def _plot_section(facts: pd.DataFrame, player: str) -> tuple[str, int]:
-    out, n = [], 0
-    mine = facts[facts["player"] == player]
-    moneys = mine["money"].value_counts()
-    for title, fn in plots.ALL_PLOTS:
-        try:
-            try:
-                ax = fn(facts, player)
-            except MixedMoneyError:
-                if fn is plots.cumulative_net:
-                    ax = plots.cumulative_net(facts, player, in_big_bets=True)
-                else:  # the money the player played most
-                    ax = fn(facts[facts["money"] == moneys.index[0]], player)
-                    title += f" ({moneys.index[0]} only)"
-        except MissingTableError as e:
-            out.append(f'<p class="muted">{_e(title)}: {_e(e)}</p>')
-            continue
-        if fn is plots.hilo_outcomes and not (mine["game"] == "stud_hilo").any():
-            continue
-        out.append(
-            f'<figure><img alt="{_e(title)}" src="{svg_data_uri(ax)}">'
-            f"<figcaption>{_e(title)}</figcaption></figure>"
-        )
-        n += 1
-        import matplotlib.pyplot as plt  # figures made without pyplot need no close,
+def _figure(ax: Any, title: str) -> str:
+    html_ = (
+        f'<figure><img alt="{_e(title)}" src="{svg_data_uri(ax)}">'
+        f"<figcaption>{_e(title)}</figcaption></figure>"
+    )
+    import matplotlib.pyplot as plt  # figures made without pyplot need no close,
 
-        plt.close("all")  # but a caller's pyplot figures stay bounded
-    return "\n".join(out), n
+    plt.close("all")  # but a caller's pyplot figures stay bounded
+    return html_
 
 
-def _pots_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, player: str, top: int) -> str:
-    mine = facts[facts["player"] == player]
+def _plots(part: pd.DataFrame, player: str, *, money: bool) -> str:
+    """The plots of one section: winnings by hand and by date (`money`: in the
+    section's one money; else in big bets), results by starting hand, actions by street,
+    and the hi/lo outcomes where the player played hi/lo."""
     out = []
-    for label, part in (
+    mine = part[part["player"] == player]
+    label = "" if money else " (big bets)"
+    out.append(_figure(plots.cumulative_net(part, player, in_big_bets=not money),
+                       f"Winnings by hand{label}"))  # fmt: skip
+    if mine["started_at"].notna().sum() >= 2:
+        ax = plots.cumulative_net(part, player, in_big_bets=not money, by="date")
+        out.append(_figure(ax, f"Winnings by date{label}"))
+    out.append(_figure(plots.results_by_category(part, player), "Results by starting hand"))
+    out.append(_figure(plots.action_frequencies(part, player), "Actions by street"))
+    if (mine["game"] == "stud_hilo").any():
+        try:
+            out.append(_figure(plots.hilo_outcomes(part, player), "Hi/lo showdowns won"))
+        except MissingTableError as e:
+            out.append(f'<p class="muted">Hi/lo showdowns won: {_e(e)}</p>')
+    return "\n".join(out)
+
+
+def _sessions_table(part: pd.DataFrame, player: str, *, limit: int = 20) -> str:
+    sessions = session_list(part[part["player"] == player])
+    sessions = sessions[sessions["session"] != 0]
+    if sessions.empty:
+        return ""
+    unit, cur = money_parts(str(sessions["money_unit"].iloc[0]))
+    recent = sessions.sort_values("start", ascending=False).head(limit)
+    rows = "".join(
+        f"<tr><td>{r.start:%Y-%m-%d %H:%M}</td><td>{r.minutes:,.0f} min</td>"
+        f"<td>{r.hands:,}</td><td>{r.tables:,}</td><td>{_money(int(r.net), unit, cur, True)}</td>"
+        f"<td>{_sample(r.bb_per_100, r.hands, '{:+.1f}')}</td>"
+        f"<td>{'–' if pd.isna(r.per_hour) else _money(int(round(r.per_hour)), unit, cur, True)}"
+        "</td></tr>"
+        for r in recent.itertuples()
+    )
+    more = (
+        f'<p class="muted">The {limit} most recent of {len(sessions):,} sessions.</p>'
+        if len(sessions) > limit
+        else ""
+    )
+    return (
+        "<h4>Sessions</h4><table><tr><th>start (UTC)</th><th>length</th><th>hands</th>"
+        f"<th>tables</th><th>net</th><th>bb/100</th><th>per hour</th></tr>{rows}</table>{more}"
+    )
+
+
+def _pots(fr: dict[str, pd.DataFrame], part: pd.DataFrame, player: str, top: int) -> str:
+    mine = part[part["player"] == player]
+    out = []
+    for label, picked in (
         ("Biggest pots won", mine[mine["net_bb"] > 0].nlargest(top, "net_bb")),
         ("Biggest pots lost", mine[mine["net_bb"] < 0].nsmallest(top, "net_bb")),
     ):
-        out.append(f"<h3>{label}</h3>")
-        if part.empty:
+        out.append(f"<h4>{label}</h4>")
+        if picked.empty:
             out.append('<p class="muted">none</p>')
-        for r in part.itertuples():
+        for r in picked.itertuples():
             when = "" if pd.isna(r.started_at) else f" · {r.started_at:%Y-%m-%d %H:%M} UTC"
-            net = _money(
-                int(r.net), str(r.unit), None if pd.isna(r.currency) else str(r.currency), True
-            )
+            unit, cur = money_parts(str(r.money_unit))
+            net = _money(int(r.net), unit, cur, True)
             out.append(
                 f'<div class="hand"><h3>Hand #{_u(r.hand_id)} · {_e(r.game)} {_u(r.stakes)} · '
                 f"{_u(r.table)}{when} · {net} ({float(r.net_bb):+.2f} BB)</h3>"
-                + hand_replay(fr, str(r.hand_id))
+                + hand_view(fr, str(r.hand_id), hero=player)
                 + "</div>"
             )
+    return "\n".join(out)
+
+
+def _cash_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, top: int) -> str:
+    cash = facts[~facts["is_tournament"].fillna(False).astype(bool)]
+    mine = cash[cash["player"] == who]
+    if mine.empty:
+        return ""
+    out = ['<h2 id="cash">Cash games</h2>',
+           '<p class="muted">Each currency on its own: amounts of different currencies are '
+           "never added together.</p>"]  # fmt: skip
+    for unit_key, n in mine["money_unit"].value_counts().items():
+        part = cash[cash["money_unit"] == unit_key]
+        st = player_stats(None, facts=part[part["player"] == who]).iloc[0]
+        out.append(f"<h3>{_u(st['money'])} · {n:,} hands</h3>")
+        out.append(_summary_table(st))
+        out.append(_plots(part, who, money=True))
+        out.append(_sessions_table(part, who))
+        out.append(_pots(fr, part, who, top))
+    return "\n".join(out)
+
+
+def _tournament_section(
+    fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, top: int
+) -> str:
+    tour = facts[facts["is_tournament"].fillna(False).astype(bool)]
+    mine = tour[tour["player"] == who]
+    if mine.empty:
+        return ""
+    results = tournament_results(mine)
+    summary = tournament_summary(results)
+    out = ['<h2 id="tournaments">Tournaments</h2>',
+           '<p class="muted">Chips stay in their own tournament; buy-ins and prizes are added '
+           "within one currency, and only where the hands write them.</p>"]  # fmt: skip
+    for s in summary.itertuples():
+        cur = None if s.currency == "(not money)" else str(s.currency)
+        roi = "–" if pd.isna(s.roi) else f"{100 * s.roi:+.0f}%"
+        itm = "–" if pd.isna(s.itm) else f"{100 * s.itm:.0f}%"
+        cost = _money(int(s.cost), "cent" if cur else "chip", cur)
+        net = _money(int(s.net), "cent" if cur else "chip", cur, True)
+        out.append(
+            f"<p><b>{_e(s.currency)}</b>: {s.tournaments:,} tournaments, {s.ended:,} with a "
+            f"known finish · cost {cost} · net {net} · ROI {roi} · in the money {itm} "
+            f"({s.cashes:,} cashes)</p>"
+        )
+    rows = []
+    for r in results.itertuples():
+        cur = None if pd.isna(r.currency) else str(r.currency)
+
+        def amount(v: Any, signed: bool = False, cur: str | None = cur) -> str:
+            if pd.isna(v):
+                return "–"
+            return _money(int(v), "cent" if cur else "chip", cur, signed)
+
+        first = "" if pd.isna(r.first) else f"{r.first:%Y-%m-%d %H:%M}"
+        rows.append(
+            f"<tr><td>{_u(r.site)} #{_u(r.tournament_id)}</td><td>{first}</td>"
+            f"<td>{r.hands:,}</td><td>{amount(r.buy_in)}</td><td>{amount(r.fee)}</td>"
+            f"<td>{'–' if pd.isna(r.place) else f'{int(r.place):,}'}</td>"
+            f"<td>{amount(r.prize)}</td><td>{amount(r.result, True)}</td>"
+            f"<td>{r.chips_net:+,}</td></tr>"
+        )
+    out.append(
+        "<table><tr><th>tournament</th><th>first hand (UTC)</th><th>hands</th><th>buy-in</th>"
+        "<th>fee</th><th>place</th><th>prize</th><th>result</th><th>chips won</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
+    out.append("<h3>Play in tournaments (in big bets of each level)</h3>")
+    out.append(_plots(tour, who, money=False))
+    out.append(_pots(fr, tour, who, top))
     return "\n".join(out)
 
 
@@ -327,55 +337,67 @@ def build_report(
     top: int = 3,
     title: str | None = None,
 ) -> str:
-    """The HTML text of the report on `player` (default: the hero) over `tables`."""
+    """The HTML text of the report on `player` (default: the hero) over `tables`: cash
+    games per currency and tournaments apart, each with its figures, plots and replays,
+    then the audit."""
     f = filters or Filters()
     fr = frames(tables)
     facts = seat_facts(fr, Filters(**{**f.__dict__, "player": None}))
     if facts.empty:
         raise ValueError("no hands match")
     who = pick_player(facts, fr["hands"][fr["hands"]["hand_id"].isin(facts["hand_id"])], player)
-    st = player_stats(None, facts=facts[facts["player"] == who])
     mine = facts[facts["player"] == who]
-    period = ""
-    if mine["started_at"].notna().any():
-        first, last = mine["started_at"].min(), mine["started_at"].max()
-        period = f"{first:%Y-%m-%d %H:%M} – {last:%Y-%m-%d %H:%M} UTC"
-    games = ", ".join(f"{g} {n}" for g, n in mine["game"].value_counts().items())
-    plots_html, _ = _plot_section(facts, who)
+    heading = title or _title(who, mine)
+    games = ", ".join(f"{g} {n:,}" for g, n in mine["game"].value_counts().items())
+    sites = ", ".join(sorted(mine["site"].astype(str).unique())) if "site" in mine else ""
     dup = facts.attrs.get("duplicates", [])
     notes = (
-        f'<p class="muted">{len(dup)} hand(s) appeared more than once in the input and were '
-        f"counted once: {', '.join('#' + _u(d) for d in dup)}.</p>"
+        f'<p class="muted">{len(dup):,} hand(s) appeared more than once in the input and were '
+        f"counted once (e.g. #{_u(dup[0])}).</p>"
         if dup
         else ""
     )
     ids = set(mine["hand_id"])
     fr_hands = {k: (df[df["hand_id"].isin(ids)] if "hand_id" in df else df) for k, df in fr.items()}
+    cash = _cash_section(fr, facts, who, top)
+    tour = _tournament_section(fr, facts, who, top)
+    links = " · ".join(
+        link for link, there in (('<a href="#cash">Cash games</a>', cash),
+                                 ('<a href="#tournaments">Tournaments</a>', tour),
+                                 ('<a href="#audit">Audit</a>', True)) if there
+    )  # fmt: skip
     body = [
-        f"<h1>{_u(title) if title else f'Session report: {_u(who)}'}</h1>",
-        f'<p class="muted">{_e(period)} · {_e(games)} · tables: '
-        f"{', '.join(_u(t) for t in sorted(mine['table'].astype(str).unique()))}</p>",
+        f"<h1>{_u(heading)}</h1>",
+        f'<p class="muted">{len(ids):,} hands · {_e(games)} · {_u(sites)} · '
+        f"{mine['table'].nunique():,} tables</p>",
         notes,
-        "<h2>Summary</h2>",
-        '<div style="display:flex;gap:2em;flex-wrap:wrap">'
-        + "".join(_summary_table(r) for _, r in st.iterrows())
-        + "</div>",
-        '<p class="muted">Definitions of every figure: docs/stats.md. Amounts of different '
-        "currencies or units are never added together.</p>",
-        "<h2>Plots</h2>",
-        plots_html,
-        "<h2>Biggest pots</h2>",
-        _pots_section(fr, facts, who, top),
-        "<h2>Audit</h2>",
+        f"<p>{links}</p>",
+        cash,
+        tour,
+        '<p class="muted">Definitions of every figure: docs/stats.md. "~" or a hatched bar: '
+        f"a figure from fewer than {plots.SMALL_SAMPLE} chances.</p>",
+        '<h2 id="audit">Audit</h2>',
         _violations_section(fr_hands, len(ids)),
         f'<p class="muted">Made by histkit on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.</p>',
     ]
-    head_title = isolate_plain(title) if title else f"histkit report: {isolate_plain(who)}"
+    head_title = isolate_plain(heading)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{_e(head_title)}</title><style>{_CSS}</style></head>"
-        "<body>\n" + "\n".join(body) + "\n</body></html>\n"
+        f"<title>{_e(head_title)}</title><style>{_CSS}{CARD_CSS}</style></head>"
+        "<body>\n" + "\n".join(x for x in body if x) + "\n</body></html>\n"
     )
+
+
+def _title(who: str, mine: pd.DataFrame) -> str:
+    """The report's title from what it covers: one day, or the span of days."""
+    when = mine["started_at"].dropna()
+    if when.empty:
+        return f"{who}: {mine['hand_id'].nunique():,} hands"
+    first, last = when.min(), when.max()
+    if first.date() == last.date():
+        return f"{who}: the session of {first:%d %B %Y}"
+    days = (last.date() - first.date()).days + 1
+    return f"{who}: {first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
 
 
 def write_report(

@@ -38,8 +38,10 @@ __all__ = [
     "load",
     "filter_tables",
     "parse_day",
+    "players_like",
     "record_filter",
     "resolve",
+    "resolve_player",
     "stored_audit",
 ]
 
@@ -179,6 +181,7 @@ def load(
     jobs: int = 1,
     names: Iterable[str] | None = None,
     progress: Callable[[int, int], object] | None = None,
+    counts: dict[str, Any] | None = None,
 ) -> dict[str, pa.Table]:
     """The tables of `source` (those of `names` it has; default: the hand tables), with
     the hands `filters` keep. `filters.player` keeps the hands that player sat in (their
@@ -186,14 +189,25 @@ def load(
     `awards` and `violations` exist; from tables or the database they are read only when
     `audit` is true (and were stored). `site` forces the dialect hand histories are read
     with (`--site`; `filters.site` keeps a site's hands); `jobs` worker processes read
-    hand histories, calling `progress(n, nbytes)` as each chunk of them is done."""
+    hand histories, calling `progress(n, nbytes)` as each chunk of them is done.
+
+    `counts`, when given, is filled with what the input held, for a command that must say
+    why nothing is left: "read" (hands before the filters; None when the database ran
+    them), "skipped", "unknown", "unreadable" (from the errors), and "players" (names
+    like `filters.player` when no hand of that player was found)."""
     wanted = list(HAND_TABLES if names is None else names)
     if not audit:
         wanted = [n for n in wanted if n not in _AUDIT]
     if source.kind == "db":
-        return _from_db(source.paths[0], wanted, filters)
+        out = _from_db(source.paths[0], [*wanted, "errors"], filters)
+        if counts is not None:
+            _count_input(out, counts, read=None)
+            hands = out.get("hands")
+            if filters is not None and filters.player and hands is not None and not hands.num_rows:
+                _note_unknown_player(counts, filters.player, _db_players(source.paths[0]))
+        return {n: t for n, t in out.items() if n in wanted}
     if source.kind == "tables":
-        out = _from_folders(source.paths, wanted, filters)
+        out = _from_folders(source.paths, [*wanted, "errors"], filters)
     else:
         from histkit.parallel import build_tables
 
@@ -201,8 +215,72 @@ def load(
             list(source.paths), jobs=jobs, site=site, audit=audit, progress=progress
         )
         out = dict(built.items())
+    if counts is not None:
+        _count_input(out, counts, read=out["hands"].num_rows if "hands" in out else 0)
+        if filters is not None and filters.player and "seats" in out:
+            _note_unknown_player(
+                counts, filters.player, out["seats"]["player"].unique().to_pylist()
+            )
     out = filter_tables(out, filters)  # (seats, when a player filters, are read too)
     return {n: t for n, t in out.items() if n in wanted}
+
+
+def _count_input(out: dict[str, pa.Table], counts: dict[str, Any], *, read: int | None) -> None:
+    counts["read"] = read
+    errors = out.get("errors")
+    kinds = (
+        errors["kind"].to_pylist() if errors is not None and "kind" in errors.column_names else []
+    )
+    for kind in ("skipped", "unknown", "unreadable"):
+        counts[kind] = kinds.count(kind)
+
+
+def players_like(name: str, names: Iterable[Any]) -> list[str]:
+    """Player names that look like `name` (another case, a typo), best first."""
+    import difflib
+
+    pool = sorted({str(n) for n in names if n is not None})
+    folded = {n.casefold(): n for n in pool}
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.6)
+    return [folded[c] for c in close]
+
+
+def resolve_player(name: str, names: Iterable[Any], where: str) -> str:
+    """The player `name` means among `names`: itself, or the one name equal to it but for
+    case; else `SourceError` naming the names that look like it."""
+    pool = {str(n) for n in names if n is not None}
+    if name in pool:
+        return name
+    same = sorted(n for n in pool if n.casefold() == name.casefold())
+    if len(same) == 1:
+        return same[0]
+    raise SourceError(unknown_player(name, players_like(name, pool), where))
+
+
+def unknown_player(name: str, like: list[str], where: str) -> str:
+    """The message for a player found in no hand, with the names that look like it."""
+    hint = f"; did you mean {', '.join(repr(n) for n in like)}?" if like else ""
+    return f"no hands of a player {name!r} in {where}{hint}"
+
+
+def _note_unknown_player(counts: dict[str, Any], name: str, names: list[Any]) -> None:
+    """Into `counts`, when no player is called `name` (whatever the case): the names
+    like it."""
+    if name.casefold() not in {str(n).casefold() for n in names}:
+        counts["players"] = players_like(name, names)
+
+
+def _db_players(file: Path) -> list[Any]:
+    from histkit.db.connection import connect_file
+
+    try:
+        con = connect_file(file, read_only=True)
+    except Exception:  # the database went away meanwhile: no suggestion, the error stands
+        return []
+    try:
+        return [r[0] for r in con.execute("SELECT DISTINCT player FROM seats").fetchall()]
+    finally:
+        con.close()
 
 
 def _from_folders(
@@ -234,7 +312,7 @@ def filter_tables(tables: dict[str, pa.Table], filters: Filters | None) -> dict[
     keep = _hand_mask(hands, filters)
     if filters.player and "seats" in tables:
         seats = tables["seats"]
-        sat = seats.filter(pc.equal(seats["player"], filters.player))
+        sat = seats.filter(pc.equal(pc.utf8_lower(seats["player"]), filters.player.lower()))
         keep = pc.and_(keep, _in(hands, sat))
     if filters.stakes:
         keep = pc.and_(keep, _stakes_mask(hands, filters.stakes))
@@ -408,7 +486,7 @@ def _sql_where(f: Filters | None, present: dict[str, list[str]]) -> tuple[str, l
     if f.player and "seats" in present:
         both = "site" in present["seats"] and "site" in present["hands"]
         key = "site, hand_id" if both else "hand_id"
-        terms.append(f"({key}) IN (SELECT {key} FROM seats WHERE player = ?)")
+        terms.append(f"({key}) IN (SELECT {key} FROM seats WHERE lower(player) = lower(?))")
         params.append(f.player)
     if f.stakes and not terms:
         terms.append("TRUE")  # stakes are matched after: the keys table still narrows
@@ -519,6 +597,7 @@ def record_filter(filters: Filters | None) -> Callable[[StackRecord], bool] | No
         raise SourceError("the audit cannot filter by stakes")
     from histkit.stats import _utc
 
+    player = (f.player or "").lower()
     lo = None if f.since is None else _utc(f.since).timestamp()
     hi = None if f.until is None else _utc(f.until).timestamp()
 
@@ -536,6 +615,6 @@ def record_filter(filters: Filters | None) -> Callable[[StackRecord], bool] | No
             return False
         if hi is not None and (when is None or when > hi):
             return False
-        return not f.player or any(p == f.player for p, _, _ in r.seats)
+        return not f.player or any(p.lower() == player for p, _, _ in r.seats)
 
     return keep

@@ -26,8 +26,18 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from histkit.money import (
+    format_amount,
+    format_money,
+    money_label,
+    money_parts,
+    money_unit_of,
+    stakes_label,
+)
+
 __all__ = [
     "STREETS",
+    "GROUPS",
     "HILO_OUTCOMES",
     "CATEGORIES",
     "Filters",
@@ -43,10 +53,16 @@ __all__ = [
     "hilo_breakdown",
     "require_single_money",
     "format_money",
+    "format_amount",
+    "money_label",
+    "money_parts",
+    "money_unit_of",
     "stakes_label",
 ]
 
 STREETS: tuple[int, ...] = (3, 4, 5, 6, 7)
+#: what `player_stats(by=...)` can group by besides player and money
+GROUPS: tuple[str, ...] = ("game", "stakes", "table", "session")
 AGGRESSIVE = ("bet", "raise", "complete")
 VOLUNTARY = ("call", "bet", "raise", "complete")
 HILO_OUTCOMES: tuple[str, ...] = ("scooped", "high only", "low only", "split or quartered")
@@ -83,9 +99,9 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 
 _RANKS = {c: i + 2 for i, c in enumerate("23456789TJQKA")}
+_TOURNAMENT_COLUMNS = ("tournament_id", "buy_in_amount", "buy_in_fee", "buy_in_currency")
 _KEY = ["hand_id", "player"]
 _TABLES = ("hands", "seats", "actions", "cards", "awards", "violations")
-_SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "C$", "AUD": "A$"}
 
 
 class MixedMoneyError(ValueError):
@@ -189,35 +205,11 @@ def load(
     return load_source(source, filters=filters, audit=audit, site=site, jobs=jobs)
 
 
-def format_money(amount: int, unit: str, currency: str | None) -> str:
-    """'$0.04', '-$1.20', '400' (chips): a minor-unit amount for people."""
-    if unit != "cent":
-        return f"{int(amount):,}"
-    symbol = _SYMBOLS.get(currency or "", "")
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(int(amount)), 100)
-    text = f"{sign}{symbol}{whole:,}.{cents:02d}"
-    return text if symbol else f"{text} {currency or ''}".strip()
-
-
-def stakes_label(small: int, big: int, unit: str, currency: str | None) -> str:
-    """'$0.04/$0.08 USD' for cash, '200/400' for chips."""
-    label = f"{format_money(small, unit, currency)}/{format_money(big, unit, currency)}"
-    return (
-        f"{label} {currency}" if unit == "cent" and currency and _SYMBOLS.get(currency) else label
-    )
-
-
-def _money_label(unit: pd.Series, currency: pd.Series) -> pd.Series:
-    return pd.Series(
-        np.where(unit.eq("cent"), currency.fillna("cents, no currency code").astype(str), "chips"),
-        index=unit.index,
-    )
-
-
 def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
     h = hands.copy()
-    h["money"] = _money_label(h["unit"], h["currency"])
+    h["money_unit"] = money_unit_of(h)
+    labels = {u: money_label(u) for u in h["money_unit"].unique()}
+    h["money"] = h["money_unit"].map(labels)
     combos = h[["small_bet", "big_bet", "unit", "currency"]].drop_duplicates()
     combos["stakes"] = [
         stakes_label(int(s), int(b), u, c)
@@ -573,8 +565,10 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     seats = fr["seats"]
     seats = seats[seats["hand_id"].isin(ids) & seats["dealt_in"]]
     acts = fr["actions"][fr["actions"]["hand_id"].isin(ids)]
-    cols = ["hand_id", "game", "money", "unit", "currency", "stakes", "table", "started_at"]
+    cols = ["hand_id", "game", "money", "money_unit", "unit", "currency", "stakes", "table"]
+    cols += ["started_at"]
     cols += ["small_bet", "big_bet", "rake", "is_tournament"]
+    cols += [c for c in _TOURNAMENT_COLUMNS if c in hands]
     facts = seats.merge(hands[cols], on="hand_id", how="inner")
     facts = facts.sort_values(["started_at", "hand_id", "seat"], kind="stable").reset_index(
         drop=True
@@ -604,8 +598,8 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     facts["category"] = _categories(facts, fr["cards"][fr["cards"]["hand_id"].isin(ids)])
     facts["hilo_outcome"] = _hilo_outcomes(facts, fr.get("awards"))
     facts = facts.drop(columns="_k")
-    if f.player:
-        facts = facts[facts["player"].eq(f.player)].reset_index(drop=True)
+    if f.player:  # names are matched whatever their case, as the sites treat them
+        facts = facts[facts["player"].str.lower().eq(f.player.lower())].reset_index(drop=True)
     facts.attrs["has_awards"] = "awards" in fr
     facts.attrs["duplicates"] = fr["hands"].attrs["duplicates"]
     return facts
@@ -654,10 +648,10 @@ for _s in STREETS:
 
 def _group_keys(by: str | Sequence[str] | None) -> list[str]:
     extra = [by] if isinstance(by, str) else list(by or ())
-    bad = [b for b in extra if b not in ("game", "stakes", "table")]
+    bad = [b for b in extra if b not in GROUPS]
     if bad:
-        raise ValueError(f"cannot group by {', '.join(bad)}: choose game, stakes or table")
-    return ["player", "money", *extra]
+        raise ValueError(f"cannot group by {', '.join(bad)}: choose {', '.join(GROUPS)}")
+    return ["player", "money_unit", *extra]
 
 
 def player_stats(
@@ -673,6 +667,10 @@ def player_stats(
     are int64 minor units of the row's `money`; `*_bb` and `bb_per_100` are in big bets."""
     facts = seat_facts(tables, filters) if facts is None else facts
     keys = _group_keys(by)
+    if "session" in keys and "session" not in facts:
+        from histkit.sessions import assign_sessions
+
+        facts = assign_sessions(facts)
     work = facts.assign(
         sd_net=facts["net"].where(facts["showdown"], 0),
         nsd_net=facts["net"].where(~facts["showdown"], 0),
@@ -683,13 +681,21 @@ def player_stats(
         work[f"hilo_{o}"] = work["hilo_outcome"].eq(o)
     hilo_cols = [f"hilo_{o}" for o in HILO_OUTCOMES]
     sums = ["hands", *_SUMS, "sd_net", "nsd_net", "hilo_won", *hilo_cols]
-    g = work.groupby(keys, sort=True, dropna=False)[sums].sum(numeric_only=False).reset_index()
+    grouped = work.groupby(keys, sort=True, dropna=False)
+    g = grouped[sums].sum(numeric_only=False).reset_index()
+    first = grouped[["money", "big_bet"]].first().reset_index(drop=True)
+    if "session" in keys:  # when each session was, and what it was worth per hour
+        span = grouped["started_at"].agg(["min", "max"]).reset_index(drop=True)
     out = g[keys].copy()
+    out.insert(1, "money", first["money"].to_numpy())  # the unit's label, for people
     out["hands"] = g["hands"]
     out["vpip"] = _ratio(g["vpip"], g["hands"])
     out["complete_raise"] = _ratio(g["complete_raise"], g["hands"])
     out["bring_in"] = _ratio(g["bring_in"], g["hands"])
     out["steal_opps"] = g["steal_opp"]
+    out["fold_to_steal_opps"] = g["fold_to_steal_opp"]
+    out["three_bet_opps"] = g["three_bet_opp"]
+    out["saw_4"] = g["saw_4"]
     out["steal"] = _ratio(g["steal"], g["steal_opp"])
     out["fold_to_steal"] = _ratio(g["fold_to_steal"], g["fold_to_steal_opp"])
     out["resteal"] = _ratio(g["resteal"], g["resteal_opp"])
@@ -718,31 +724,55 @@ def player_stats(
     for c in hilo_cols:
         out[c.replace(" ", "_")] = g[c] if has_awards else pd.NA
     out.attrs["has_awards"] = has_awards
+    if "session" in keys:
+        minutes = (span["max"] - span["min"]).dt.total_seconds() / 60
+        out["session_start"] = span["min"].to_numpy()
+        out["minutes"] = minutes.round(1).to_numpy()
+        out["per_hour"] = (out["net"] * 60 / minutes.where(minutes > 0)).to_numpy()
+    if "stakes" in keys:  # stakes by size (a level 20/40 before 100/200), not as text
+        order = ["player", "money", "_big", *[k for k in keys if k not in ("player", "money_unit")]]
+        out = (
+            out.assign(_big=first["big_bet"].to_numpy())
+            .sort_values(order, kind="stable")
+            .drop(columns="_big")
+            .reset_index(drop=True)
+        )
     return out
 
 
 def require_single_money(facts_or_stats: pd.DataFrame) -> str:
-    """The one `money` of the rows, or `MixedMoneyError` naming the mix."""
-    kinds = sorted(facts_or_stats["money"].dropna().unique().tolist())
+    """The one money unit of the rows (`money_unit`; `money` in tables without it), or
+    `MixedMoneyError` naming the mix as people read it."""
+    column = "money_unit" if "money_unit" in facts_or_stats else "money"
+    kinds = sorted(facts_or_stats[column].dropna().unique().tolist())
     if len(kinds) > 1:
+        labels = [money_label(str(k)) for k in kinds]
         raise MixedMoneyError(
             "these hands mix currencies/units ("
-            + ", ".join(kinds)
-            + "); amounts of different units cannot be added: filter with --game/--stakes "
-            "or group with --by stakes"
+            + ", ".join(labels)
+            + "); amounts of different units cannot be added: filter with --cash, "
+            "--tournament, --game or --stakes, or group with --by stakes"
         )
     return kinds[0] if kinds else ""
 
 
 def category_results(
-    tables: Any = None, filters: Filters | None = None, *, facts: pd.DataFrame | None = None
+    tables: Any = None,
+    filters: Filters | None = None,
+    *,
+    facts: pd.DataFrame | None = None,
+    by: str | Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Results per starting-hand category (hands whose three 3rd-street cards are known):
-    hands, VPIP, hands won, net (minor units), net in big bets and big bets per hand."""
+    hands, VPIP, hands won, net (minor units), net in big bets and big bets per hand;
+    one row per player, money and game (and `by`, as `player_stats` groups)."""
     facts = seat_facts(tables, filters) if facts is None else facts
     known = facts[facts["category"].notna()]
-    g = known.groupby(["player", "money", "game", "category"], sort=False)
+    keys = [*_group_keys(by), "game"]
+    keys = list(dict.fromkeys(keys))
+    g = known.groupby([*keys, "category"], sort=False)
     out = g.agg(
+        money=("money", "first"),
         hands=("hand_id", "size"),
         vpip=("vpip", "mean"),
         won=("won", "mean"),
@@ -752,9 +782,7 @@ def category_results(
     out["bb_per_hand"] = out["net_bb"] / out["hands"]
     order = {c: i for cats in CATEGORIES.values() for i, c in enumerate(cats)}
     out["_o"] = out["category"].map(order)
-    return (
-        out.sort_values(["player", "money", "game", "_o"]).drop(columns="_o").reset_index(drop=True)
-    )
+    return out.sort_values([*keys, "_o"]).drop(columns="_o").reset_index(drop=True)
 
 
 def street_stats(

@@ -25,14 +25,18 @@ from histkit.model import (
     ActionKind,
     Deal,
     Hand,
+    NoteKind,
     SeatOutcome,
     Show,
     StreetStart,
+    TableNote,
 )
+from histkit.money import parse_amount, parse_buy_in
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from histkit.dialects.base import Dialect
     from histkit.rules import Violation
     from histkit.rules.replay import Replay
 
@@ -84,6 +88,11 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("community_card", _STR),
             ("source_file", _STR),
             ("source_line", _I64),
+            # the tournament's buy-in read from `buy_in` (a bounty counted in it) and fee,
+            # in minor units of buy_in_currency (null: not written, or not money)
+            ("buy_in_amount", _I64),
+            ("buy_in_fee", _I64),
+            ("buy_in_currency", _STR),
         ]
     ),
     "seats": pa.schema(
@@ -105,6 +114,11 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("showdown", _BOOL),
             ("outcome", _STR),
             ("summary_won", _I64),
+            # where the hand says the player finished the tournament (a note), and the
+            # prize it says they received, in minor units of prize_currency
+            ("finish_place", _I32),
+            ("prize", _I64),
+            ("prize_currency", _STR),
         ]
     ),
     "actions": pa.schema(
@@ -258,6 +272,35 @@ class Tables:
 _CARD_TEXT = tuple(str(c) for c in DECK)  # "Ah" by card index: str(Card) is Python-level
 
 
+def _dialect_of(hand: Hand) -> Dialect | None:
+    """The dialect whose words a hand is in: the one that read it, else its site's (a
+    simulated hand); None for a site histkit does not know."""
+    from histkit.dialects import get_dialect
+
+    try:
+        return get_dialect(hand.dialect or hand.site)
+    except ValueError:
+        return None
+
+
+def _finishes(
+    hand: Hand, words: Dialect | None
+) -> dict[str, tuple[int | None, tuple[int, str | None] | None]]:
+    """Player -> (place, (prize, currency)) from the hand's notes that say a player
+    finished the tournament, in the site's words."""
+    out: dict[str, tuple[int | None, tuple[int, str | None] | None]] = {}
+    if words is None or not hand.is_tournament:
+        return out
+    for e in hand.events:
+        if isinstance(e, TableNote) and e.kind is NoteKind.FINISHED and e.player:
+            found = words.finish(e.text)
+            if found is not None:
+                place, prize_text = found
+                prize = parse_amount(prize_text, words.currency_symbols) if prize_text else None
+                out[e.player] = (place, prize)
+    return out
+
+
 class TableBuilder:
     """Accumulates hands, replays and parse issues as column lists; `build()` makes
     `Tables` (with the audit tables when `audit=True`)."""
@@ -389,13 +432,18 @@ class TableBuilder:
                     self._card_row(hid, None, max_street, e.community, True, "community", e.line)
             elif isinstance(e, Show):
                 shown[e.player] = e.cards
-                self._fill_from_show(e, dealt_slots.get(e.player, []))
+                self._fill_from_show(
+                    e, dealt_slots.get(e.player, []), hid=hid, community=community is not None
+                )
         if summary is not None:
             # Cards revealed only in the summary ("mucked [..]", "showed [..]").
             for r in summary.seats:
                 if r.cards and r.player not in shown:
                     self._fill_from_show(
-                        Show(r.player, r.cards, None, r.line), dealt_slots.get(r.player, [])
+                        Show(r.player, r.cards, None, r.line),
+                        dealt_slots.get(r.player, []),
+                        hid=hid,
+                        community=community is not None,
                     )
 
         site = hand.site  # every table's rows carry it: a hand's key is (site, hand_id)
@@ -430,6 +478,12 @@ class TableBuilder:
         h["community_card"].append(community)
         h["source_file"].append(hand.source.file)
         h["source_line"].append(hand.source.line)
+        words = _dialect_of(hand)
+        buy_in = parse_buy_in(hand.buy_in, words.currency_symbols) if words else None
+        h["buy_in_amount"].append(buy_in[0] if buy_in else None)
+        h["buy_in_fee"].append(buy_in[1] if buy_in else None)
+        h["buy_in_currency"].append(buy_in[2] if buy_in else None)
+        finishes = _finishes(hand, words)
 
         # ---- seats
         results = {r.player: r for r in summary.seats} if summary else {}
@@ -458,6 +512,10 @@ class TableBuilder:
             s["showdown"].append(at_showdown and p not in folded)
             s["outcome"].append(str(res.outcome) if res else None)
             s["summary_won"].append(res.won if res else None)
+            place, prize = finishes.get(p, (None, None))
+            s["finish_place"].append(place)
+            s["prize"].append(prize[0] if prize else None)
+            s["prize_currency"].append(prize[1] if prize else None)
 
     def _card_row(
         self, hid: str, player: str | None, street: int, card: Any, up: bool, src: str, line: int
@@ -472,7 +530,9 @@ class TableBuilder:
         cc["source"].append(src)
         cc["line"].append(line)
 
-    def _fill_from_show(self, show: Show, rows: list[int]) -> None:
+    def _fill_from_show(
+        self, show: Show, rows: list[int], *, hid: str = "", community: bool = False
+    ) -> None:
         """A show line lists the cards in deal order; name the dealt cards the writer could
         not see (they stay rows of source "shown" so nothing looks dealt face up)."""
         cc = self._cols["cards"]
@@ -484,6 +544,12 @@ class TableBuilder:
                     cc["known"][row] = True
                     cc["source"][row] = "shown"
                     cc["line"][row] = show.line
+            elif i == len(rows) and not community and rows:
+                # a card the record never dealt to the player (an opponent's 7th-street
+                # card): shown, so it is known, in the slot the show puts it
+                street, up = _SHOW_SLOTS[i]
+                rows.append(len(cc["hand_id"]))
+                self._card_row(hid, show.player, street, card, up, "shown", show.line)
 
     def build(self) -> Tables:
         return Tables(

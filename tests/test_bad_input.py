@@ -93,8 +93,8 @@ def test_empty_and_blank_files(tmp_path: Path) -> None:
     blank = write(tmp_path, "b_blank.txt", b"\r\n  \r\n\t\n")
     items = list(iter_hands([empty, blank]))
     assert [(i.source_file, i.kind) for i in items if isinstance(i, ParseIssue)] == [
-        (str(empty), "rejected"),
-        (str(blank), "rejected"),
+        (str(empty), "unknown"),  # a file with no hands: no site's, not a rejected hand
+        (str(blank), "unknown"),
     ]
     assert all(isinstance(i, ParseIssue) and "empty file" in i.reason for i in items)
 

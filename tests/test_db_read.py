@@ -185,12 +185,12 @@ def test_until_includes_its_whole_day(sources: Sources, capsys: pytest.CaptureFi
     for kind in ("text", "db"):
         rc, out, _ = run(capsys, "stats", *sources.argv(kind), *argv)
         assert rc == 0 and {r["player"]: r["hands"] for r in json.loads(out)} == expected, kind
-    # days without hands, and tournament days read as cash: nothing matches
+    # days without hands, and tournament days read as cash: nothing matches (exit 2)
     db = ["--db", str(sources.db)]
-    rc, out, _ = run(capsys, "stats", *db, "--since", "2024-06-05", "--until", "2024-06-11")
-    assert rc == 0 and "No hands match." in out
-    rc, out, _ = run(capsys, "stats", *db, "--until", "2024-06-04", "--cash")
-    assert rc == 0 and "No hands match." in out
+    rc, _, err = run(capsys, "stats", *db, "--since", "2024-06-05", "--until", "2024-06-11")
+    assert rc == 2 and "no hands in the hand database" in err and "match --since" in err
+    rc, _, err = run(capsys, "stats", *db, "--until", "2024-06-04", "--cash")
+    assert rc == 2 and "match --until 2024-06-04 --cash" in err
 
 
 def test_default_database_is_the_environment_s(

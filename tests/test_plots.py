@@ -57,7 +57,8 @@ def test_results_by_category_bars() -> None:
     win = _buried_pair_win()
     f = seat_facts(tables_from([win]))
     ax = plots.results_by_category(f, "H")
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["buried pair (1 h)"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["buried pair (n=1)"]
+    assert ax.patches[0].get_hatch() == "//"  # one hand: drawn as the small sample it is
     # +3 cents at $0.04/$0.08 = 0.375 big bets in 1 hand.
     assert ax.patches[0].get_width() == pytest.approx(0.375)
     empty = plots.results_by_category(f, "V")  # V's down cards are unknown

@@ -67,26 +67,33 @@ def test_report_embeds_every_plot_and_nothing_external() -> None:
     text = build_report(_audited_frames(), "A")
     assert_self_contained(text)
     imgs = _DATA_IMG.findall(text)
-    # Five plots: cumulative net, stack, categories, actions by street, hi/lo outcomes.
-    assert len(imgs) == 5
+    captions = re.findall(r"<figcaption>([^<]*)</figcaption>", text)
+    # cash in USD: winnings by hand and by date, results by starting hand, actions by
+    # street, hi/lo outcomes
+    assert captions == [
+        "Winnings by hand",
+        "Winnings by date",
+        "Results by starting hand",
+        "Actions by street",
+        "Hi/lo showdowns won",
+    ]
+    assert len(imgs) == len(captions) == len(re.findall(r"<img ", text))
     for b64 in imgs:
         root = ET.fromstring(base64.b64decode(b64))
         assert root.tag.endswith("svg")
-    assert len(re.findall(r"<img ", text)) == 5
-    for caption in ("Winnings over the session", "Hi/lo showdowns won", "Actions by street"):
-        assert caption in text
 
 
 def test_report_summary_pots_and_violations() -> None:
     text = build_report(_audited_frames(), "A", top=2)
-    # A: ls1 +13 plus 3 hi/lo hands (+22, +6, +6 ... see the awards) -> summary row.
-    assert "Session report: A" in text and "Hands dealt" in text
+    assert "<h1>A: the session of 01 January 2026</h1>" in text and "Hands dealt" in text
+    assert '<h2 id="cash">Cash games</h2>' in text and 'id="tournaments"' not in text
     # Biggest pot won is hl1 (scoop: 33 - 11 = +22); ls1 (+13) is second.
     won = text[text.index("Biggest pots won") : text.index("Biggest pots lost")]
     assert won.index("Hand #hl1") < won.index("Hand #ls1")
-    assert "completes to $0.04" in won and "raises to $0.08" in won
-    assert "4th street" in won and "Showdown" in won
-    assert "main pot high: A paid $0.17 (engine $0.17)" in text
+    plain = re.sub(r"<[^>]+>", " ", won)
+    assert "completes to $0.04" in plain and "raises to $0.08" in plain
+    assert "4th street" in plain and "Showdown" in plain
+    assert "main pot, high half: A $0.17 — ✓ paid as the rules say" in " ".join(plain.split())
     # The violation is listed, with the message escaped.
     assert "ODD_CHIP" in text and "wrong &lt;player&gt;" in text
     assert "1 violation record in 1 of 4 hands" in text
@@ -95,19 +102,23 @@ def test_report_summary_pots_and_violations() -> None:
 def test_report_without_audit_says_so_and_defaults_to_the_hero() -> None:
     t = tables_from([_long_hand()])
     text = build_report(t)
-    assert "not audited" in text
-    assert "Session report: " in text  # no hero in ls1: the player with most hands
+    assert "not audited" in text.lower()
+    assert re.search(r"<h1>[AB]: the session of ", text)  # no hero: the most hands
     assert_self_contained(text)
 
 
 def test_hand_replay_reads_like_the_hand() -> None:
     fr = frames(tables_from([_long_hand()]))
-    text = re.sub(r"<[^>]+>", "", hand_replay(fr, "ls1"))
-    assert "2 antes of $0.01" in text
-    assert "A brings in for $0.02; B completes to $0.04; A calls $0.02" in text
-    assert "A checks; B bets $0.04; A raises to $0.08; B calls $0.04" in text
-    assert "A bets $0.08; B folds" in text
+    page = hand_replay(fr, "ls1")
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "antes $0.01 $0.01 $0.02" in text  # each ante, then the pot
+    # 3rd street: A's cards and line, then B's; the pot after the street
+    assert "brings in $0.02 calls $0.02" in text and "completes to $0.04" in text
+    assert "checks raises to $0.08" in text and "bets $0.04 calls $0.04" in text
+    assert "bets $0.08" in text and "folds" in text
     assert "A collected $0.26" in text
+    # cards are drawn as cards: a coloured suit each, a down card shaded
+    assert re.search(r'<span class="card (spades|hearts|diamonds|clubs)', page)
 
 
 @needs_corpus
@@ -118,12 +129,15 @@ def test_report_on_real_hands(corpus_dir: Path, tmp_path: Path) -> None:
     assert main(["report", str(corpus_dir), "--player", "s0rrow", "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert_self_contained(text)
-    assert len(_DATA_IMG.findall(text)) == 5
+    assert len(_DATA_IMG.findall(text)) >= 4
     # stud-hi/7-Stud-USD-0.04-0.08-200911.txt #35874081088: s0rrow (the bring-in, 2s)
     # completes, MasterTrini1 raises; s0rrow wins $1.04, net +$0.59 - his biggest pot.
     won = text[text.index("Biggest pots won") : text.index("Biggest pots lost")]
     assert "Hand #35874081088" in won
-    assert "s0rrow completes to $0.04" in won and "MasterTrini1 raises to $0.08" in won
+    hand = won[won.index("Hand #35874081088") :]
+    hand = " ".join(re.sub(r"<[^>]+>", " ", hand[: hand.index("Result")]).split())
+    assert "s0rrow" in hand and "MasterTrini1" in hand
+    assert "completes to $0.04" in hand and "raises to $0.08" in hand
     assert "The audit found no violation" in text
     # #35874676388 is in two corpus files: counted once, and the report says so.
     assert "appeared more than once" in text and "#35874676388" in text

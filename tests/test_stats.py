@@ -344,10 +344,11 @@ def test_mixed_money_is_grouped_and_refused_as_one_figure() -> None:
     cash = _long_hand()
     chips = _chip_hand("tc1")
     st = player_stats(tables_from([cash, chips]))
-    assert sorted(st[st["player"] == "A"]["money"]) == ["USD", "chips"]
+    # a chip hand outside a tournament: play chips, never added to dollars
+    assert sorted(st[st["player"] == "A"]["money"]) == ["USD", "play chips (pokerstars)"]
     a_usd = st[(st["player"] == "A") & (st["money"] == "USD")].iloc[0]
     assert a_usd["net"] == 13 and a_usd["hands"] == 1
-    with pytest.raises(MixedMoneyError, match="USD, chips"):
+    with pytest.raises(MixedMoneyError, match=r"USD, play chips \(pokerstars\)"):
         require_single_money(st)
 
 
@@ -748,12 +749,12 @@ def test_cli_player_game_by_and_csv(constructed_file, capsys) -> None:  # type: 
         main(["stats", constructed_file, "--player", "B", "--by", "game", "--format", "csv"]) == 0
     )
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].startswith("player,money,game,hands,vpip")
-    assert sorted(line.split(",")[2] for line in lines[1:]) == ["stud", "stud_hilo"]
-    assert main(["stats", constructed_file, "--game", "razz"]) == 0
-    assert "No hands match" in capsys.readouterr().out
+    assert lines[0].startswith("player,money,money_unit,game,hands,vpip")
+    assert sorted(line.split(",")[3] for line in lines[1:]) == ["stud", "stud_hilo"]
+    assert main(["stats", constructed_file, "--game", "razz"]) == 2  # nothing matched
+    assert "no hands match --game razz" in capsys.readouterr().err
     assert main(["stats", constructed_file, "--player", "nobody"]) == 2
-    assert "no hands of player" in capsys.readouterr().err
+    assert "no hands of a player 'nobody'" in capsys.readouterr().err
     assert main(["stats", constructed_file, "--since", "yesterday"]) == 2
 
 

@@ -37,10 +37,13 @@ __all__ = [
     "check_site",
     "existing_paths",
     "filters_from",
+    "filters_given",
+    "nothing_read",
     "game_option",
     "input_bytes",
     "plural",
     "progress_bar",
+    "require_hands",
     "source_from",
 ]
 
@@ -223,6 +226,79 @@ def _site_of(dialect: str | None) -> str | None:
     from histkit.dialects import get_dialect
 
     return str(get_dialect(dialect).site or dialect)
+
+
+# ------------------------------------------------------------------ nothing to do
+
+
+def filters_given(args: argparse.Namespace) -> str:
+    """The hand filters on the command line, as typed ("" when none)."""
+    parts = []
+    for flag in ("player", "site", "game", "stakes", "table", "since", "until"):
+        value = getattr(args, flag, None)
+        if value:
+            parts.append(f"--{flag} {value}")
+    tournament = getattr(args, "tournament", None)
+    if tournament is not None:
+        parts.append("--tournament" if tournament else "--cash")
+    return " ".join(parts)
+
+
+def nothing_read(
+    args: argparse.Namespace,
+    where: str,
+    *,
+    read: int | None = 0,
+    skipped: int = 0,
+    unknown: int = 0,
+    unreadable: int = 0,
+) -> UsageError:
+    """The one rule every command follows when there is nothing to work on: an input
+    error (exit 2) saying why. `read`: stud hands read before the filters (None: not
+    known, as when the filters ran in the database); with filters given and hands read,
+    the filters matched none. The other counts say what the input held instead."""
+    given = filters_given(args)
+    if given and read is None:
+        return UsageError(f"no hands in {where} match {given}")
+    if given and read:
+        return UsageError(f"no hands match {given} ({plural(read, 'stud hand')} in {where})")
+    held = []
+    if skipped:
+        held.append(f"{plural(skipped, 'hand')} of other games, skipped")
+    if unknown:
+        held.append(f"{plural(unknown, 'file')} of no known site (or empty)")
+    if unreadable:
+        held.append(f"{plural(unreadable, 'file')} that could not be read")
+    if not held:
+        return UsageError(
+            f"no hand histories in {where} (read in folders: *.txt, *.xml and archives "
+            "of them: .gz, .zip, ...)"
+        )
+    return UsageError(f"no stud hands in {where}: only " + "; ".join(held))
+
+
+def require_hands(
+    args: argparse.Namespace, source: Source, tables: dict[str, Any], counts: dict[str, Any]
+) -> None:
+    """Nothing when `tables` hold hands; else the usage error saying why there are none
+    (`counts` as `histkit.sources.load` fills it): a player no hand has, filters that
+    match nothing, or an input with no stud hands at all."""
+    hands = tables.get("hands")
+    if hands is not None and hands.num_rows:
+        return
+    from histkit.sources import unknown_player
+
+    where = source.describe()
+    if "players" in counts:
+        raise UsageError(unknown_player(args.player, counts["players"], where))
+    raise nothing_read(
+        args,
+        where,
+        read=counts.get("read", 0),
+        skipped=counts.get("skipped", 0),
+        unknown=counts.get("unknown", 0),
+        unreadable=counts.get("unreadable", 0),
+    )
 
 
 # ------------------------------------------------------------------ sites and jobs

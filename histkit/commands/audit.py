@@ -24,6 +24,7 @@ from histkit.commands._options import (
     check_output_file,
     filters_from,
     input_bytes,
+    nothing_read,
     plural,
     progress_bar,
     source_from,
@@ -133,6 +134,15 @@ def run(args: argparse.Namespace) -> int:
                 on_progress=bar.update,
                 keep=keep,
             )
+    if report.hands == 0 and not report.rejected:
+        raise nothing_read(
+            args,
+            source.describe(),
+            read=report.filtered_out if source.kind == "text" else None,
+            skipped=report.skipped,
+            unknown=len(report.unknown),
+            unreadable=len(report.unreadable),
+        )
     shown = report.violations if args.info else report.errors
     profile_name = profile.name if profile is not None else _site_rules(report.sites)
     if args.format == "json":

@@ -18,6 +18,7 @@ from histkit.commands._options import (
     check_jobs,
     check_site,
     existing_paths,
+    nothing_read,
     plural,
     progress_bar,
 )
@@ -76,6 +77,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write the database: {e.strerror or e}") from None
+    if not report.files_seen:
+        raise nothing_read(args, ", ".join(args.paths))
     if not args.quiet:
         print(summary(report))
     return EXIT_FOUND if report.conflicts else EXIT_OK
@@ -105,7 +108,8 @@ def summary(r: ImportReport) -> str:
         lines.append(f"Not hand histories of a known site: {plural(r.unknown, 'file')}:")
         lines.extend(f"  {f}: {why}" for f, why in r.unknown_examples)
     if r.unreadable:
-        lines.append(f"Could not read {plural(r.unreadable, 'file')}.")
+        lines.append(f"Could not read {plural(r.unreadable, 'file')}:")
+        lines.extend(f"  {f}: {why}" for f, why in r.unreadable_examples)
     lines.append(f"Rejected {plural(r.rejected, 'hand')}" + (":" if r.rejected else "."))
     for f, line, hand, why in r.rejected_examples:
         where = f"{f}:{line}" if line else f

@@ -17,6 +17,7 @@ from histkit.commands._options import (
     check_site,
     existing_paths,
     input_bytes,
+    nothing_read,
     plural,
     progress_bar,
 )
@@ -116,6 +117,14 @@ def _run_parse(args: argparse.Namespace) -> int:
                 unreadable.extend(x for x in r.rejected if x.kind == "unreadable")
                 unknown.extend(r.unknown)
                 bar.update(r.hands, r.nbytes)
+            if not sites and not rejected:  # nothing to write: OUTDIR is left as it was
+                raise nothing_read(
+                    args,
+                    ", ".join(args.paths),
+                    skipped=sum(skipped.values()),
+                    unknown=len(unknown),
+                    unreadable=len(unreadable),
+                )
     except WarehouseError as e:
         raise UsageError(str(e)) from None
     if not args.quiet:

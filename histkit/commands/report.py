@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from histkit.commands._options import (
     EXIT_OK,
@@ -18,6 +19,7 @@ from histkit.commands._options import (
     filters_from,
     input_bytes,
     progress_bar,
+    require_hands,
     source_from,
 )
 
@@ -60,7 +62,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from histkit.atomic import atomic_write_text
     from histkit.report import build_report
-    from histkit.sources import load
+    from histkit.sources import load, resolve_player
 
     check_output_file(args.output)  # said before the work, not after
     if args.top < 0:
@@ -68,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     filters = filters_from(args, player=None)
     jobs = check_jobs(args.jobs)
     source = source_from(args)
+    counts: dict[str, Any] = {}
     try:
         size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
         with progress_bar(enabled=size > 0, desc="reading", total_bytes=size) as bar:
@@ -78,8 +81,14 @@ def run(args: argparse.Namespace) -> int:
                 site=args.site,
                 jobs=jobs,
                 progress=bar.update,
+                counts=counts,
             )
-        html = build_report(tables, args.player, filters=filters, top=args.top)
+        require_hands(args, source, tables, counts)
+        player = args.player
+        if player is not None:
+            player = resolve_player(player, tables["seats"]["player"].unique().to_pylist(),
+                                    source.describe())  # fmt: skip
+        html = build_report(tables, player, filters=filters, top=args.top)
     except ValueError as e:
         raise UsageError(str(e)) from None
     try:

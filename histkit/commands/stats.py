@@ -23,6 +23,7 @@ from histkit.commands._options import (
     input_bytes,
     plural,
     progress_bar,
+    require_hands,
     source_from,
 )
 from histkit.textsafe import clip, frame_csv
@@ -31,22 +32,30 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-# Text table: (column, header, kind) with kind "int", "pct", "money", "float".
+# Text table: (column, header, kind, the column counting its chances) with kind "int",
+# "pct", "money", "float"; a share from fewer than SMALL chances is marked "~".
 _TEXT_COLUMNS = (
-    ("hands", "hands", "int"),
-    ("vpip", "VPIP", "pct"),
-    ("complete_raise", "compl", "pct"),
-    ("steal", "steal", "pct"),
-    ("fold_to_steal", "FtS", "pct"),
-    ("three_bet", "3bet", "pct"),
-    ("went_4", "4th", "pct"),
-    ("went_7", "7th", "pct"),
-    ("wtsd", "WTSD", "pct"),
-    ("wsd", "W$SD", "pct"),
-    ("net", "net", "money"),
-    ("bb_per_100", "bb/100", "float"),
-    ("rake", "rake", "money"),
+    ("hands", "hands", "int", None),
+    ("vpip", "VPIP", "pct", "hands"),
+    ("complete_raise", "compl", "pct", "hands"),
+    ("steal", "steal", "pct", "steal_opps"),
+    ("fold_to_steal", "FtS", "pct", "fold_to_steal_opps"),
+    ("three_bet", "3bet", "pct", "three_bet_opps"),
+    ("went_4", "4th", "pct", "hands"),
+    ("went_7", "7th", "pct", "hands"),
+    ("wtsd", "WTSD", "pct", "saw_4"),
+    ("wsd", "W$SD", "pct", "showdowns"),
+    ("net", "net", "money", None),
+    ("bb_per_100", "bb/100", "float", "hands"),
+    ("rake", "rake", "money", None),
 )
+_SESSION_COLUMNS = (
+    ("session_start", "start (UTC)", "time", None),
+    ("minutes", "min", "minutes", None),
+    ("per_hour", "per hour", "money", None),
+)
+SMALL = 10  # chances below which a share is marked as a small sample
+SORTS = {"hands": "hands", "net": "net", "name": "player", "vpip": "vpip", "bb100": "bb_per_100"}
 
 
 EXAMPLES = """\
@@ -76,7 +85,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_source_options(p)
     p.add_argument("--player", metavar="NAME", help="only this player")
     add_filter_options(p)
-    p.add_argument("--by", choices=("game", "stakes", "table"), help="one row per player and ...")
+    p.add_argument(
+        "--by",
+        choices=("game", "stakes", "table", "session"),
+        help="one row per player, money and game, stakes, table or session (a session: "
+        "hands no more than --session-gap apart)",
+    )
+    p.add_argument(
+        "--session-gap",
+        type=int,
+        default=30,
+        metavar="MIN",
+        help="minutes without a hand that end a session (default 30)",
+    )
+    p.add_argument(
+        "--tournaments",
+        action="store_true",
+        help="a tournament summary instead: each tournament's buy-in, fee, place and prize "
+        "where the hands say them, and per currency the ROI and in-the-money rate",
+    )
+    p.add_argument(
+        "--sort",
+        choices=sorted(SORTS),
+        default="hands",
+        help="order of the text table's rows (default hands: the largest samples first)",
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=25,
+        metavar="N",
+        help="rows the text table shows (default 25; 0: all); csv and json give every row",
+    )
     p.add_argument(
         "--format",
         choices=("text", "csv", "json"),
@@ -105,10 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.min_hands < 0:
         raise UsageError("--min-hands must be 0 or more")
+    if args.limit < 0 or args.session_gap < 1:
+        raise UsageError("--limit must be 0 or more, --session-gap at least 1 minute")
     check_output_file(args.output)
     filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
     source = source_from(args)
+    counts: dict[str, Any] = {}
     try:
         size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
         with progress_bar(enabled=size > 0, desc="reading", total_bytes=size) as bar:
@@ -119,34 +162,58 @@ def run(args: argparse.Namespace) -> int:
                 site=args.site,
                 jobs=jobs,
                 progress=bar.update,
+                counts=counts,
             )
     except ValueError as e:
         raise UsageError(str(e)) from None
+    require_hands(args, source, tables, counts)
     facts = seat_facts(tables, filters)
-    for hid in facts.attrs.get("duplicates", []):
-        print(f"note: hand #{hid} was read more than once; counted once", file=sys.stderr)
+    duplicated = facts.attrs.get("duplicates", [])
+    if duplicated:
+        example = f" (e.g. #{duplicated[0]})"
+        print(
+            f"note: {plural(len(duplicated), 'hand')} read more than once{example}; each "
+            "counted once",
+            file=sys.stderr,
+        )
+    if args.tournaments:
+        text = _tournaments(facts, args.format)
+        _emit(text, args.output)
+        return EXIT_OK
+    if args.by == "session":
+        from datetime import timedelta
+
+        from histkit.sessions import assign_sessions
+
+        facts = assign_sessions(facts, gap=timedelta(minutes=args.session_gap))
     stats = player_stats(None, by=args.by, facts=facts)
     stats = stats[stats["hands"] >= args.min_hands].reset_index(drop=True)
-    if args.player and stats.empty:
-        raise UsageError(f"no hands of player {args.player!r} match")
+    if stats.empty:  # every row under --min-hands
+        raise UsageError(f"no player has {args.min_hands:,} hands or more (--min-hands)")
     if args.format == "json":
         text = json.dumps(_records(stats), indent=2) + "\n"
     elif args.format == "csv":
         text = frame_csv(stats, _CsvLf)
     else:
-        text = _text(stats, args.by, n_hands=int(facts["hand_id"].nunique()))
+        n_hands = int(facts["hand_id"].nunique())
+        text = _text(stats, args.by, n_hands=n_hands, sort=SORTS[args.sort], limit=args.limit)
         if args.player:
             from histkit.stats import category_results
 
-            cats = category_results(facts=facts)
-            text += "".join(_detail(r, cats) for r in stats.to_dict(orient="records"))
-    if args.output:
+            by = args.by if args.by != "session" else None
+            cats = category_results(facts=facts, by=by)
+            text += "".join(_detail(r, cats, by) for r in stats.to_dict(orient="records"))
+    _emit(text, args.output)
+    return EXIT_OK
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
         from histkit.atomic import atomic_write_text
 
-        atomic_write_text(args.output, text, newline="")  # whole or not at all
+        atomic_write_text(output, text, newline="")  # whole or not at all
     else:
         sys.stdout.write(text)
-    return EXIT_OK
 
 
 class _CsvLf(csv.excel):
@@ -177,33 +244,44 @@ def _records(stats: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: _plain(v) for k, v in row.items()} for row in stats.to_dict(orient="records")]
 
 
-def _cell(v: Any, kind: str, unit: str, currency: str | None) -> str:
+def _cell(v: Any, kind: str, unit: str, currency: str | None, chances: Any = None) -> str:
     from histkit.stats import format_money
 
     v = _plain(v)
     if v is None:
         return "-"
+    small = "~" if chances is not None and _plain(chances) is not None and chances < SMALL else ""
     if kind == "pct":
-        return f"{100 * v:.0f}%"
+        return f"{small}{100 * v:.0f}%"
     if kind == "money":
-        return format_money(int(v), unit, currency)
+        return format_money(int(round(v)), unit, currency)
     if kind == "float":
-        return f"{v:+.1f}"
+        return f"{small}{v:+.1f}"
+    if kind == "time":
+        return f"{v:%Y-%m-%d %H:%M}"
+    if kind == "minutes":
+        return f"{v:,.0f}"
     return f"{v:,}"
 
 
-def _text(stats: pd.DataFrame, by: str | None, *, n_hands: int) -> str:
-    if stats.empty:
-        return "No hands match.\n"
+def _text(
+    stats: pd.DataFrame, by: str | None, *, n_hands: int, sort: str = "hands", limit: int = 0
+) -> str:
+    from histkit.money import money_parts
+
     keys = ["player", "money", *([by] if by else [])]
-    header = [k for k in keys] + [h for _, h, _ in _TEXT_COLUMNS]
+    columns = (*(_SESSION_COLUMNS if by == "session" else ()), *_TEXT_COLUMNS)
+    header = [k for k in keys] + [h for _, h, _, _ in columns]
+    ordered = stats.sort_values(
+        sort, ascending=sort == "player", kind="stable", key=lambda s: s.fillna(float("-inf"))
+    )
+    shown = ordered if not limit else ordered.head(limit)
     rows = []
-    for r in stats.to_dict(orient="records"):
-        unit = "chip" if r["money"] == "chips" else "cent"
-        cur = None if unit == "chip" else r["money"]
+    for r in shown.to_dict(orient="records"):
+        unit, cur = money_parts(str(r["money_unit"]))
         rows.append(
             [clip(str(r[k])) for k in keys]
-            + [_cell(r[c], kind, unit, cur) for c, _, kind in _TEXT_COLUMNS]
+            + [_cell(r[c], kind, unit, cur, r.get(n) if n else None) for c, _, kind, n in columns]
         )
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
     n_keys = len(keys)
@@ -218,27 +296,98 @@ def _text(stats: pd.DataFrame, by: str | None, *, n_hands: int) -> str:
     out += [line(r) for r in rows]
     moneys = sorted(set(stats["money"]))
     out.append("")
+    rows_said = plural(len(stats), "row")
+    if len(shown) < len(stats):
+        order = "largest samples" if sort == "hands" else f"by {sort}"
+        rows_said = f"{len(shown):,} of {rows_said} shown ({order} first; --limit 0 shows all)"
     out.append(
-        f"{plural(n_hands, 'hand')}, {plural(len(stats), 'row')}."
+        f"{plural(n_hands, 'hand')}, {rows_said}."
         + (
-            f" Amounts are per money ({', '.join(moneys)}), never added across."
+            f" Amounts are per money ({len(moneys)} of them), never added across."
             if len(moneys) > 1
             else ""
         )
     )
     out.append(
         "compl = completed or raised on 3rd; FtS = fold to steal as the bring-in; "
-        "4th/7th = went to; definitions: docs/stats.md"
+        f"4th/7th = went to; ~ = from fewer than {SMALL} chances; definitions: docs/stats.md"
     )
     return "\n".join(out) + "\n"
 
 
-def _detail(r: dict[str, Any], cats: pd.DataFrame) -> str:
-    """Every figure of one row, grouped as a stud player reads them."""
+def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
+    """The tournament summary: each tournament, then the totals per currency."""
+    from histkit.money import format_amount
+    from histkit.tournaments import tournament_results, tournament_summary
+
+    results = tournament_results(facts)
+    summary = tournament_summary(results)
+    if fmt == "json":
+        return (
+            json.dumps({"tournaments": _records(results), "summary": _records(summary)}, indent=2)
+            + "\n"
+        )
+    if fmt == "csv":
+        return frame_csv(results, _CsvLf)
+    if results.empty:
+        return "No tournament hands.\n"
+
+    def money(v: Any, currency: Any, signed: bool = False) -> str:
+        v, currency = _plain(v), _plain(currency)
+        if v is None:
+            return "-"
+        text = format_amount(int(v), currency) if currency else f"{int(v):,}"
+        return ("+" if signed and v > 0 else "") + text
+
+    header = ["player", "site", "tournament", "hands", "first (UTC)", "buy-in", "fee", "place",
+              "prize", "result", "chips"]  # fmt: skip
+    rows = []
+    for r in results.to_dict(orient="records"):
+        first = "" if _plain(r["first"]) is None else f"{r['first']:%Y-%m-%d %H:%M}"
+        place = _plain(r["place"])
+        rows.append([clip(str(r["player"])), str(r["site"]), str(r["tournament_id"]),
+                     f"{r['hands']:,}", first, money(r["buy_in"], r["currency"]),
+                     money(r["fee"], r["currency"]), "-" if place is None else f"{place:,}",
+                     money(r["prize"], r["currency"]), money(r["result"], r["currency"], True),
+                     f"{r['chips_net']:+,}"])  # fmt: skip
+    out = _table(header, rows, left=3)
+    out.append("")
+    for s in summary.to_dict(orient="records"):
+        cur = None if s["currency"] == "(not money)" else s["currency"]
+        roi, itm = _plain(s["roi"]), _plain(s["itm"])
+        out.append(
+            f"{clip(str(s['player']))}, {s['currency']}: {plural(s['tournaments'], 'tournament')}"
+            f", {s['ended']:,} with a known finish: cost {money(s['cost'], cur)}, prizes "
+            f"{money(s['prizes'], cur)}, net {money(s['net'], cur, True)}; ROI "
+            f"{'-' if roi is None else f'{100 * roi:+.0f}%'}, in the money "
+            f"{'-' if itm is None else f'{100 * itm:.0f}%'} ({s['cashes']:,} cashes)"
+        )
+    out.append(
+        "buy-in, fee, place and prize as the hands write them ('-': not written); chips: the "
+        "tournament's chips won or lost at the tables; definitions: docs/stats.md"
+    )
+    return "\n".join(out) + "\n"
+
+
+def _table(header: list[str], rows: list[list[str]], *, left: int) -> list[str]:
+    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i < left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *[line(r) for r in rows]]
+
+
+def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str:
+    """Every figure of one row, grouped as a stud player reads them; the starting hands
+    of the row's own group (`by`: its stakes, table or game)."""
+    from histkit.money import money_parts
     from histkit.stats import HILO_OUTCOMES, STREETS, format_money
 
-    unit = "chip" if r["money"] == "chips" else "cent"
-    cur = None if unit == "chip" else r["money"]
+    unit, cur = money_parts(str(r["money_unit"]))
 
     def pct(c: str) -> str:
         return _cell(r[c], "pct", unit, cur)
@@ -247,8 +396,10 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame) -> str:
         v = int(r[c])
         return ("+" if v > 0 else "") + format_money(v, unit, cur)
 
-    by = "".join(f", {k} {clip(str(r[k]))}" for k in ("game", "stakes", "table") if k in r)
-    out = ["", f"== {clip(r['player'])} ({r['money']}{by}): {r['hands']:,} hands"]
+    group = "".join(f", {k} {clip(str(r[k]))}" for k in ("game", "stakes", "table") if k in r)
+    if "session" in r:
+        group += f", session {r['session']} from {_cell(r['session_start'], 'time', unit, cur)}"
+    out = ["", f"== {clip(r['player'])} ({r['money']}{group}): {r['hands']:,} hands"]
     out.append(
         f"3rd street: VPIP {pct('vpip')} · completed/raised {pct('complete_raise')} · "
         f"bring-in {pct('bring_in')} · steal {pct('steal')} of {r['steal_opps']} spots · "
@@ -280,14 +431,19 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame) -> str:
         else:
             parts = " · ".join(f"{o} {r[c]}" for o, c in zip(HILO_OUTCOMES, cols, strict=True))
             out.append(f"hi/lo: {r['hilo_showdowns_won']} showdowns won: {parts}")
-    mine = cats[(cats["player"] == r["player"]) & (cats["money"] == r["money"])]
-    if "game" in r:
-        mine = mine[mine["game"] == r["game"]]
+    mine = cats[(cats["player"] == r["player"]) & (cats["money_unit"] == r["money_unit"])]
+    for key in ("game", by):
+        if key and key in r and key in mine:
+            mine = mine[mine[key] == r[key]]
     if not mine.empty:
-        out.append("starting hands (known 3rd-street cards): hands, VPIP, won, big bets/hand")
+        out.append(
+            "starting hands (known 3rd-street cards): hands, VPIP, won, big bets/hand "
+            f"(~: fewer than {SMALL} hands)"
+        )
         for c in mine.to_dict(orient="records"):
+            small = "~" if c["hands"] < SMALL else " "
             out.append(
                 f"  {c['game']:<10}{c['category']:<28}{c['hands']:>5}{100 * c['vpip']:>6.0f}%"
-                f"{100 * c['won']:>6.0f}%{c['bb_per_hand']:>+8.2f}"
+                f"{100 * c['won']:>6.0f}%{small}{c['bb_per_hand']:>+7.2f}"
             )
     return "\n".join(out) + "\n"

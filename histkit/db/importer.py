@@ -73,6 +73,7 @@ class ImportReport:
     conflict_messages: tuple[str, ...] = ()
     rejected_examples: tuple[tuple[str, int | None, str | None, str], ...] = ()
     unknown_examples: tuple[tuple[str, str], ...] = ()
+    unreadable_examples: tuple[tuple[str, str], ...] = ()
     pending_hands: tuple[tuple[str, int, str], ...] = ()  # (file, line, why), files read
     read_files: tuple[str, ...] = ()  # the files read (whole, on, or again)
     last_file: str | None = None  # the last file read
@@ -251,6 +252,7 @@ def _report(
         conflict_messages=tuple(store.tally.conflicts),
         rejected_examples=tuple(store.tally.rejected),
         unknown_examples=tuple(store.tally.unknown),
+        unreadable_examples=tuple(store.tally.unreadable),
         pending_hands=pending,
         read_files=tuple(
             p.path for p in written.values() if p.read_bytes() > 0 or p.action != RESUME

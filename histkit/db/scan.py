@@ -392,7 +392,7 @@ def file_chunks(plan: FilePlan, *, site: str | None, span_bytes: int | None) -> 
     at hand headers about every `SPAN_BYTES`, as `histkit parse --jobs` cuts files), or
     the chunks `histkit parse` makes of a whole file."""
     if plan.mode == WHOLE:
-        yield from iter_chunks([plan.path], site=site, span_bytes=span_bytes)
+        yield from iter_chunks([plan.path], site=site, span_bytes=span_bytes, containers=False)
         return
     from histkit.dialects import detector
 

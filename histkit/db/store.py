@@ -70,6 +70,7 @@ class Tally:
     conflicts: list[str] = field(default_factory=list)
     rejected: list[tuple[str, int | None, str | None, str]] = field(default_factory=list)
     unknown: list[tuple[str, str]] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Store:
@@ -240,10 +241,12 @@ class Store:
             if kind == "conflict":
                 continue
             c[kind] += 1
-            if kind in ("rejected", "unreadable") and len(self.tally.rejected) < 20:
+            if kind == "rejected" and len(self.tally.rejected) < 20:
                 self.tally.rejected.append(
                     (row["source_file"], row["line"], row["hand_id"], row["reason"])
                 )
+            elif kind == "unreadable" and len(self.tally.unreadable) < 20:
+                self.tally.unreadable.append((row["source_file"], row["reason"]))
             elif kind == "unknown" and len(self.tally.unknown) < 20:
                 self.tally.unknown.append((row["source_file"], row["reason"]))
 

@@ -339,6 +339,10 @@ class Dialect:
     writer: ClassVar[str] = ""
     # the currency the simulator writes this site's cash games in
     default_currency: ClassVar[str] = "USD"
+    # a tournament finish as a note of the site says it: (pattern with the groups `place`
+    # and `prize`, both optional; the place when the pattern has none: 1 for the winner's
+    # line), tried in order on the note's text (`finish`)
+    finish_lines: ClassVar[tuple[tuple[re.Pattern[str], int | None], ...]] = ()
     # whether the site prints a line when no hand qualifies for low (then its absence is
     # worth a warning)
     prints_no_low: ClassVar[bool] = False
@@ -357,6 +361,17 @@ class Dialect:
         self._cards_memo: dict[str, tuple[Card | None, ...]] = {}
 
     # -- what is the site's ----------------------------------------------------------
+
+    def finish(self, text: str) -> tuple[int | None, str | None] | None:
+        """(place, prize as written) of a note saying a player finished a tournament;
+        None when the site's words for it (`finish_lines`) do not match."""
+        for pattern, place in self.finish_lines:
+            m = pattern.search(text)
+            if m is not None:
+                found = m.groupdict()
+                written = found.get("place")
+                return (int(written) if written else place), found.get("prize")
+        return None
 
     @staticmethod
     def describe(game: Game, cards: tuple[Card, ...]) -> str | None:

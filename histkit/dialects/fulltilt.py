@@ -184,6 +184,11 @@ class FullTilt(PokerStars):
     """PokerStars' tables (time zones, currency symbols, pot words) with Full Tilt's
     grammar, header, wagers, words and house rules."""
 
+    finish_lines = (  # "X finished in 5th place", "X wins the tournament"
+        (re.compile(r"(?:finished|finishes) in (?P<place>\d+)\w\w place"), None),
+        (re.compile(r"wins the tournament"), 1),
+    )
+
     name = "fulltilt"
     site = "fulltilt"
     title = "Full Tilt Poker"

@@ -337,6 +337,7 @@ def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 class PartyPoker(Dialect):
+    finish_lines = ((re.compile(r"finished in (?P<place>\d+)(?:st|nd|rd|th)? place"), None),)
     name = "partypoker"
     site = "partypoker"
     title = "PartyPoker"

@@ -156,6 +156,13 @@ class PokerStars(Dialect):
         "FINISHED": "'P finished the tournament ...'",
         "WINS_TOURNAMENT": "'P wins the tournament ...'",
     }
+    # "Hero finished the tournament in 28th place and received $1.23."; "Hero wins the
+    # tournament and receives $12.34 - congratulations!"
+    finish_lines = (
+        (re.compile(r"finished the tournament in (?P<place>\d+)\w\w place"
+                    r"(?: and received (?P<prize>\S+?)\.?$)?"), None),
+        (re.compile(r"wins the tournament(?: and receives (?P<prize>\S+?))?(?: -|\.?$)"), 1),
+    )  # fmt: skip
     currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
     reference_zone = "ET"
     time_zones: ClassVar[Mapping[str, str]] = {

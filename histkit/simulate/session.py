@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from histkit.accounting import collections, contributions
 from histkit.model import Collect, Deal, Game, Hand, NoteKind, TableNote, Unit
+from histkit.money import parse_buy_in
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.simulate.config import (
     NO_RAKE,
@@ -173,6 +174,21 @@ class _SimTable:
             p.stack = played.final_stacks[p.name]
         return replace(played, hand=self.comings_and_goings(played.hand))
 
+    def hero_finish(self, name: str) -> TableNote:
+        """The line that ends the hero's tournament: a place, and a prize when it is in
+        the money (drawn apart from the play, so the hands stay as they were)."""
+        r = self.session.result_rng
+        field_size = r.choice([45, 90, 180, 360, 720])
+        place = r.randint(2, field_size)
+        text = f"{name} finished the tournament in {_ordinal(place)} place"
+        paid = field_size * 15 // 100
+        bought = parse_buy_in(self.buy_in, {"$": "USD"})
+        if place <= paid and bought is not None:  # the prize pool shared as 1/place
+            harmonic = sum(1_000_000 // k for k in range(1, paid + 1))
+            cents = bought[0] * field_size * 1_000_000 // (place * harmonic)
+            text += f" and received ${cents // 100}.{cents % 100:02d}."
+        return TableNote(NoteKind.FINISHED, name, text)
+
     def comings_and_goings(self, hand: Hand) -> Hand:
         """Busted players and a few others leave, empty seats fill, someone chats or loses
         the connection. The site prints these lines inside the hand being played: a
@@ -192,6 +208,8 @@ class _SimTable:
 
         for seat, p in sorted(self.seats.items()):
             if p.name == cfg.hero:
+                if cfg.tournament and p.stack == 0:  # the hero's tournament ends here
+                    placed.append((len(events), self.hero_finish(p.name)))
                 continue
             busted = p.stack == 0
             if busted or r.random() < 0.03:
@@ -256,6 +274,7 @@ class _Session:
         self.cfg = cfg
         self.rng = random.Random(cfg.seed)
         self.fault_rng = random.Random(f"faults-{cfg.seed}")  # faults never change the play
+        self.result_rng = random.Random(f"results-{cfg.seed}")  # nor do tournament results
         # faults drawn but not yet planted: most hands allow no payout fault (no low half,
         # no tie, no side pot), so a drawn fault waits for the next hand that does, and
         # `faults` is the share of hands that carry one (as far as enough hands allow)

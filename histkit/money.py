@@ -1,0 +1,149 @@
+"""Money as histkit shows it: amounts are integers in a minor unit, and every amount
+belongs to one money unit (`Hand.money_unit`: a currency code, or one tournament's chips)
+that is never added to another. These helpers turn units and amounts into labels people
+read, one label per unit, so that a label can key a row of a table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "format_amount",
+    "format_money",
+    "money_label",
+    "money_parts",
+    "money_unit_of",
+    "parse_amount",
+    "parse_buy_in",
+    "stakes_label",
+]
+
+_SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "C$", "AUD": "A$"}
+
+
+def format_money(amount: int, unit: str, currency: str | None) -> str:
+    """'$0.04', '-$1.20', '400' (chips): a minor-unit amount for people."""
+    if unit != "cent":
+        return f"{int(amount):,}"
+    symbol = _SYMBOLS.get(currency or "", "")
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(int(amount)), 100)
+    text = f"{sign}{symbol}{whole:,}.{cents:02d}"
+    return text if symbol else f"{text} {currency or ''}".strip()
+
+
+def stakes_label(small: int, big: int, unit: str, currency: str | None) -> str:
+    """'$0.04/$0.08 USD' for cash, '200/400' for chips."""
+    label = f"{format_money(small, unit, currency)}/{format_money(big, unit, currency)}"
+    return (
+        f"{label} {currency}" if unit == "cent" and currency and _SYMBOLS.get(currency) else label
+    )
+
+
+def money_unit_of(hands: pd.DataFrame) -> pd.Series:
+    """Each hand's money unit (`Hand.money_unit`: a currency code, or one tournament's
+    chips): the column where the tables have it, else made the same way from the hand's
+    site, tournament, currency and unit (tables of an older histkit)."""
+    if "money_unit" in hands:
+        return hands["money_unit"].astype(str)
+    site = hands["site"].astype(str) if "site" in hands else pd.Series("?", index=hands.index)
+    tid = hands["tournament_id"] if "tournament_id" in hands else pd.Series(None, hands.index)
+    cur = hands["currency"]
+    out = np.where(
+        tid.notna(),
+        "chips:" + site + ":" + tid.astype(str),
+        np.where(
+            cur.notna(),
+            cur.astype(str),
+            np.where(
+                hands["unit"].eq("chip"), "chips:" + site + ":play", "unknown-currency:" + site
+            ),
+        ),
+    )
+    return pd.Series(out, index=hands.index, dtype="object")
+
+
+def money_label(money_unit: str) -> str:
+    """A money unit as people read it: "USD", "PLAY", "chips T3540610518" (a tournament's
+    chips), "play chips (pokerstars)", "unknown currency (kingsclub)". Rows are keyed by
+    the unit itself (two sites may number tournaments alike), the label is for reading."""
+    kind, _, rest = money_unit.partition(":")
+    if kind == "chips":
+        site, _, tid = rest.partition(":")
+        return f"play chips ({site})" if tid == "play" else f"chips T{tid}"
+    if kind == "unknown-currency":
+        return f"unknown currency ({rest})"
+    return money_unit
+
+
+def money_parts(money_unit: str) -> tuple[str, str | None]:
+    """(unit, currency) of a money unit, as `format_money` takes them."""
+    if money_unit.startswith("chips:"):
+        return "chip", None
+    if money_unit.startswith("unknown-currency:"):
+        return "cent", None
+    return "cent", money_unit
+
+
+def format_amount(amount: int, money_unit: str) -> str:
+    """An amount of one money unit for people: '$0.04', '-€1.20', '400' (chips)."""
+    unit, currency = money_parts(money_unit)
+    return format_money(amount, unit, currency)
+
+
+_AMOUNT = re.compile(r"^(?P<sym>[^\d\s.,+-]*)\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<code>[A-Z]{3})?$")
+
+
+def parse_amount(text: str, symbols: Mapping[str, str]) -> tuple[int, str | None] | None:
+    """A written amount ("$1.23", "€0.50", "12.50 EUR", "100") as (minor units, currency
+    code): cents when a currency symbol or code is written (`symbols`: symbol -> code, the
+    site's), else whole units of no currency (chips, play money). None when it is not an
+    amount."""
+    m = _AMOUNT.match(text.strip())
+    if m is None:
+        return None
+    sym, code = m["sym"], m["code"]
+    currency = code or symbols.get(sym) if sym or code else None
+    if sym and currency is None:
+        return None  # a symbol the site does not use
+    digits = m["num"].replace(",", "")
+    if currency is None:
+        if "." in digits:
+            return None
+        return int(digits), None
+    whole, _, frac = digits.partition(".")
+    if len(frac) > 2:
+        return None
+    return int(whole) * 100 + int(frac.ljust(2, "0") or 0), currency
+
+
+_BUY_IN = re.compile(r"^\s*(?P<parts>[^\s+]+(?:\s*\+\s*[^\s+]+)*)(?:\s+(?P<code>[A-Z]{3})\b)?")
+
+
+def parse_buy_in(
+    text: str | None, symbols: Mapping[str, str]
+) -> tuple[int, int | None, str | None] | None:
+    """A tournament's buy-in as written ("$0.98+$0.12 USD", "$2 + $0.10 Heads Up Sit &
+    Go", "$6 USD Buy-in", "100+9"; a bounty "$1.00+$1.00+$0.20" counts with the buy-in) as
+    (buy-in, fee, currency) in minor units of that currency (currency None: not money,
+    e.g. play chips; fee None: not written); None when the text starts with no amount."""
+    m = _BUY_IN.match(text or "")
+    if m is None:
+        return None
+    code = m["code"] or ""
+    parts = [p.strip() for p in m["parts"].split("+")]
+    read = [parse_amount(p + (f" {code}" if code else ""), symbols) for p in parts]
+    if any(r is None for r in read):
+        return None
+    units = {r[1] for r in read if r is not None}
+    if len(units) != 1:
+        return None
+    amounts = [r[0] for r in read if r is not None]
+    if len(amounts) == 1:
+        return amounts[0], None, units.pop()
+    return sum(amounts[:-1]), amounts[-1], units.pop()

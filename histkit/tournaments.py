@@ -1,0 +1,104 @@
+"""Tournament results: what each tournament cost a player and paid them, where the hands
+say so, and the totals per currency (ROI, in-the-money rate).
+
+A tournament is (site, tournament id). Its buy-in and fee come from the header as the site
+writes them (`hands.buy_in_amount`, `buy_in_fee`, `buy_in_currency`); the place and prize
+from the line that says the player finished it (`seats.finish_place`, `prize`). Chips stay
+per tournament (`chips_net`); money is added only within one currency, and only what was
+written: a tournament whose end the hands do not show has no result, not a guessed one.
+Definitions: docs/stats.md.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+__all__ = ["tournament_results", "tournament_summary"]
+
+_COLUMNS = [
+    "player",
+    "site",
+    "tournament_id",
+    "money",
+    "hands",
+    "first",
+    "last",
+    "buy_in",
+    "fee",
+    "currency",
+    "place",
+    "prize",
+    "result",
+    "chips_net",
+]
+
+
+def tournament_results(facts: pd.DataFrame) -> pd.DataFrame:
+    """One row per player and tournament (`histkit.stats.seat_facts` rows of tournament
+    hands): hands, first and last hand, buy-in and fee (minor units of `currency`), place
+    and prize where a hand says so (prize 0 when the place is known and nothing was
+    paid), `result` = prize - buy-in - fee when all are known, and `chips_net` (the
+    tournament's chips won or lost at the tables)."""
+    t = facts[facts["is_tournament"].fillna(False).astype(bool)]
+    if t.empty:
+        return pd.DataFrame(columns=_COLUMNS)
+    t = t.assign(
+        tournament_id=t["tournament_id"].astype(str),
+        buy_in_amount=t.get("buy_in_amount"),
+        buy_in_fee=t.get("buy_in_fee"),
+        buy_in_currency=t.get("buy_in_currency"),
+        finish_place=t.get("finish_place"),
+        prize=t.get("prize"),
+    )
+    keys = ["player", "site", "tournament_id"]
+    g = t.groupby(keys, sort=False, dropna=False)
+    out = g.agg(
+        money=("money", "first"),
+        hands=("hand_id", "nunique"),
+        first=("started_at", "min"),
+        last=("started_at", "max"),
+        buy_in=("buy_in_amount", "first"),
+        fee=("buy_in_fee", "first"),
+        currency=("buy_in_currency", "first"),
+        place=("finish_place", "min"),
+        prize=("prize", "max"),
+        chips_net=("net", "sum"),
+    ).reset_index()
+    known_place = out["place"].notna()
+    out["prize"] = out["prize"].where(out["prize"].notna() | ~known_place, 0)
+    cost = out["buy_in"] + out["fee"].fillna(0)
+    out["result"] = (out["prize"] - cost).where(known_place & out["buy_in"].notna())
+    for c in ("buy_in", "fee", "place", "prize", "result"):
+        out[c] = out[c].astype("Int64")
+    out["chips_net"] = out["chips_net"].astype("int64")
+    return out[_COLUMNS].sort_values(["player", "first"], kind="stable").reset_index(drop=True)
+
+
+def tournament_summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Per player and buy-in currency (tournaments of no currency apart): tournaments,
+    those with a known end, cashes, cost (buy-ins and fees), prizes and net over the ended
+    ones, ROI = net / cost, and the in-the-money rate = cashes / ended."""
+    cols = ["player", "currency", "tournaments", "ended", "cashes", "cost", "prizes", "net"]
+    if results.empty:
+        return pd.DataFrame(columns=[*cols, "roi", "itm"])
+    r = results.assign(
+        currency=results["currency"].fillna("(not money)"),
+        ended=results["result"].notna(),
+        cashed=results["result"].notna() & results["prize"].fillna(0).gt(0),
+        cost=(results["buy_in"] + results["fee"].fillna(0)).where(results["result"].notna()),
+        paid=results["prize"].where(results["result"].notna()),
+    )
+    g = r.groupby(["player", "currency"], sort=True)
+    out = g.agg(
+        tournaments=("tournament_id", "nunique"),
+        ended=("ended", "sum"),
+        cashes=("cashed", "sum"),
+        cost=("cost", "sum"),
+        prizes=("paid", "sum"),
+    ).reset_index()
+    out["net"] = out["prizes"] - out["cost"]
+    for c in ("cost", "prizes", "net", "ended", "cashes"):
+        out[c] = out[c].astype("int64")
+    out["roi"] = out["net"] / out["cost"].where(out["cost"] > 0)
+    out["itm"] = out["cashes"] / out["ended"].where(out["ended"] > 0)
+    return out

@@ -1,0 +1,204 @@
+"""Inputs as players have them (issue 15, "Seen"): nothing to do is one rule for every
+command (an input error, exit 2, saying why); compressed histories are read as if they
+were not; a player is found whatever the case of the name typed."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import shutil
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from histkit.cli import main
+from histkit.reader import iter_hands
+from tests.conftest import SAMPLE_DATA
+
+RAZZ = SAMPLE_DATA / "razz_cash_200.txt"
+STUD = SAMPLE_DATA / "stud_cash_200.txt"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(list(argv))
+    got = capsys.readouterr()
+    return rc, got.out, got.err
+
+
+# ---------------------------------------------------------------- nothing to do
+
+COMMANDS = {
+    "audit": [],
+    "stats": ["-q"],
+    "report": ["-q", "-o", "{tmp}/r.html"],
+    "parse": ["-q", "-o", "{tmp}/out"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_folder_without_hand_histories_is_an_input_error(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "README.md").write_text("no hands here\n")
+    extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
+    rc, _, err = run(capsys, command, str(folder), *extra)
+    assert rc == 2 and "no hand histories in" in err, err
+    assert not (tmp_path / "out").exists() and not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_filters_that_match_nothing_are_an_input_error(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if command == "parse":
+        pytest.skip("parse has no filters")
+    extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
+    rc, _, err = run(capsys, command, str(RAZZ), "--until", "2001-01-01", *extra)
+    assert rc == 2 and "no hands match --until 2001-01-01 (200 stud hands in" in err, err
+
+
+def test_only_other_games_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    holdem = tmp_path / "holdem.txt"
+    holdem.write_text(
+        "PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD) - 2024/01/01 10:00:00 ET\n"
+        "Table 'X' 6-max Seat #1 is the button\nSeat 1: A ($2 in chips)\n\n"
+    )
+    rc, _, err = run(capsys, "audit", str(holdem))
+    assert rc == 2 and "no stud hands in" in err and "1 hand of other games" in err, err
+
+
+def test_an_empty_file_is_no_rejected_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(RAZZ, tmp_path / "razz.txt")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    rc, out, _ = run(capsys, "audit", str(tmp_path))
+    assert rc == 0 and "OK: 200 hands audited" in out, out
+    rc, _, err = run(capsys, "audit", str(tmp_path / "empty.txt"))
+    assert rc == 2 and "no stud hands in" in err and "(or empty)" in err, err
+
+
+def test_one_exit_rule_for_nothing_matched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codes = set()
+    for command, extra in (("audit", []), ("stats", ["-q"]), ("report", ["-q", "-o", "r.html"])):
+        extra = [str(tmp_path / a) if a.endswith(".html") else a for a in extra]
+        rc, _, _ = run(capsys, command, str(RAZZ), "--player", "nobody-at-all", *extra)
+        codes.add(rc)
+    assert codes == {2}
+
+
+# ------------------------------------------------------------------- players
+
+
+def test_a_player_is_found_whatever_the_case(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, exact, _ = run(capsys, "stats", str(RAZZ), "--player", "Hero", "--format", "json", "-q")
+    assert rc == 0
+    rc, lower, _ = run(capsys, "stats", str(RAZZ), "--player", "hero", "--format", "json", "-q")
+    assert rc == 0 and lower == exact
+
+
+def test_an_unknown_player_gets_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _, err = run(capsys, "stats", str(RAZZ), "--player", "Heor", "-q")
+    assert rc == 2 and "did you mean 'Hero'?" in err and "Traceback" not in err
+    rc, _, err = run(capsys, "report", str(RAZZ), "--player", "Heor", "-q", "-o", "/dev/null")
+    assert rc == 2 and "did you mean 'Hero'?" in err
+
+
+# ----------------------------------------------------------------- compressed
+
+
+def _compressed_folder(tmp_path: Path) -> Path:
+    """The same two files, compressed every way players keep them."""
+    d = tmp_path / "archive"
+    (d / "gz").mkdir(parents=True)
+    (d / "gz" / "razz.txt.gz").write_bytes(gzip.compress(RAZZ.read_bytes()))
+    (d / "razz.txt.bz2").write_bytes(bz2.compress(RAZZ.read_bytes()))
+    (d / "stud.txt.xz").write_bytes(lzma.compress(STUD.read_bytes()))
+    with zipfile.ZipFile(d / "sessions.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(STUD, "2024/stud.txt")
+        z.writestr("notes/readme.md", "not a hand history")
+        z.writestr("__MACOSX/2024/._stud.txt", b"\x00\x05\x16\x07")
+    with tarfile.open(d / "old.tar.gz", "w:gz") as t:
+        t.add(RAZZ, "razz.txt")
+    return d
+
+
+def test_compressed_histories_are_read_as_if_they_were_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = _compressed_folder(tmp_path)
+    items = list(iter_hands([d]))
+    sources = sorted({i.source.file for i in items if hasattr(i, "source")})
+    assert sources == sorted(
+        [
+            str(d / "gz" / "razz.txt.gz"),
+            str(d / "old.tar.gz" / "razz.txt"),
+            str(d / "razz.txt.bz2"),
+            str(d / "sessions.zip" / "2024/stud.txt"),
+            str(d / "stud.txt.xz"),
+        ]
+    )
+    assert [i for i in items if not hasattr(i, "source")] == []  # nothing rejected
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    shutil.copy(RAZZ, plain / "razz.txt")
+    shutil.copy(STUD, plain / "stud.txt")
+    for name, folder in (("plain", plain), ("packed", d)):
+        rc, _, err = run(capsys, "parse", str(folder), "-q", "-o", str(tmp_path / name))
+        assert rc == 0, err
+    # razz three times (gz, bz2, tar), stud twice (xz, zip): each copy as the plain file
+    packed = pq.read_table(tmp_path / "packed" / "hands.parquet").to_pandas()
+    flat = pq.read_table(tmp_path / "plain" / "hands.parquet").to_pandas()
+    by_game = {g: sorted(h["hand_id"]) for g, h in flat.groupby("game")}
+    copies = {g: 3 if g == "razz" else 2 for g in by_game}
+    for source, h in packed.groupby("source_file"):
+        game = h["game"].iloc[0]
+        assert sorted(h["hand_id"]) == by_game[game], source
+    assert packed["game"].value_counts().to_dict() == {g: 200 * n for g, n in copies.items()}
+    cols = [c for c in flat.columns if c not in ("source_file", "source_line")]
+    for game in copies:
+        one = flat[flat["game"].eq(game)][cols].reset_index(drop=True)
+        mine = packed[packed["game"].eq(game)][cols].reset_index(drop=True)
+        assert mine.iloc[: len(one)].equals(one), game
+    for jobs in ("1", "2"):
+        rc, _, _ = run(capsys, "parse", str(d), "-q", "--jobs", jobs, "-o", str(tmp_path / jobs))
+        assert rc == 0
+    for table in ("hands", "seats", "actions", "cards"):
+        one = pq.read_table(tmp_path / "1" / f"{table}.parquet")
+        assert one.equals(pq.read_table(tmp_path / "2" / f"{table}.parquet")), table
+
+
+def test_archives_histkit_cannot_open_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(RAZZ, tmp_path / "razz.txt")
+    (tmp_path / "old.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + b"\x00" * 64)
+    (tmp_path / "broken.txt.gz").write_bytes(gzip.compress(RAZZ.read_bytes())[:500])
+    rc, out, err = run(capsys, "parse", str(tmp_path), "-o", str(tmp_path / "out"))
+    assert rc == 0, err
+    assert "old.7z: cannot read file: a 7-Zip archive" in out and "extract its files" in out
+    assert "broken.txt.gz" in out
+
+
+def test_the_database_imports_compressed_files_and_names_archives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("duckdb")
+    d = _compressed_folder(tmp_path)
+    db = tmp_path / "h.duckdb"
+    rc, out, err = run(capsys, "import", str(d), "--db", str(db), "--no-audit", "--jobs", "1")
+    assert rc == 0, err
+    assert "Added 400 hands" in out  # razz (gz, bz2) and stud (xz), each hand once
+    assert "sessions.zip: unreadable file: a zip archive; extract its files" in out
+    assert "old.tar.gz: unreadable file: a tar archive; extract its files" in out
+    rc, out, _ = run(capsys, "import", str(d), "--db", str(db), "--no-audit")
+    assert rc == 0 and "Added 0 hands" in out and "5 unchanged" in out
