@@ -116,10 +116,10 @@ class MissingTableError(LookupError):
 class Filters:
     """Which hands and players to count. `None` means no restriction.
 
-    `stakes` matches the label `stakes_label` makes ("$0.04/$0.08 USD", "200/400") or
-    the same without currency symbols and code ("0.04/0.08"). Dates are inclusive;
-    naive datetimes are taken as UTC. `tournament`: True only tournament hands, False
-    only cash (and play-money) hands.
+    `stakes` matches the label `stakes_label` makes ("$0.04/$0.08 USD", "200/400"), the
+    same without its code ("$0.04/$0.08"), or without symbols and code ("0.04/0.08").
+    Dates are inclusive; naive datetimes are taken as UTC. `tournament`: True only
+    tournament hands, False only cash (and play-money) hands.
     """
 
     player: str | None = None
@@ -223,6 +223,19 @@ def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
     return h
 
 
+def stakes_match(labels: pd.Series, wanted: str) -> pd.Series:
+    """Which stakes labels ("$0.04/$0.08 USD", "200/400") `wanted` names: the label itself,
+    the label without its currency code ("$0.04/$0.08"), or, written with no currency at
+    all, the same numbers ("0.04/0.08")."""
+    text = wanted.strip()
+    without_code = labels.str.replace(r" [A-Z]{3}$", "", regex=True)
+    hit = labels.eq(text) | without_code.eq(text)
+    if not any(c.isalpha() or not (c.isdigit() or c in "./,") for c in text):
+        digits = text.replace(",", "")
+        hit |= labels.str.replace(r"[^0-9./]", "", regex=True).eq(digits)
+    return hit
+
+
 def _utc(d: datetime) -> pd.Timestamp:
     ts = pd.Timestamp(d)
     return ts.tz_localize(UTC) if ts.tzinfo is None else ts.tz_convert(UTC)
@@ -236,8 +249,7 @@ def filter_hands(hands: pd.DataFrame, f: Filters) -> pd.DataFrame:
     if f.game:
         keep &= h["game"].eq(f.game)
     if f.stakes:
-        plain = h["stakes"].str.replace(r"[^0-9./]", "", regex=True)
-        keep &= h["stakes"].eq(f.stakes) | plain.eq(f.stakes)
+        keep &= stakes_match(h["stakes"], f.stakes)
     if f.table:
         keep &= h["table"].eq(f.table)
     if f.since is not None:

@@ -230,6 +230,8 @@ def _plain(v: Any) -> Any:
         v = v.item()
     if isinstance(v, float) and math.isnan(v):
         return None
+    if hasattr(v, "isoformat"):  # a timestamp: ISO 8601 text
+        return None if str(v) == "NaT" else v.isoformat()
     try:
         import pandas as pd
 

@@ -3,8 +3,9 @@
 Choices (documented because the site does not write them):
 - unit: CENT when the stakes carry a currency symbol ("$0.04/$0.08"), else CHIP (tournaments,
   play money); every amount of the hand must then agree (a "$" in a chip hand is rejected).
-- currency: the ISO code as written in the cash stakes ("USD"); None when only a symbol is
-  written (2009 files: "($0.04/$0.08)") and for chip hands (the buy-in keeps its own text).
+- currency: the ISO code as written in the cash stakes ("USD"); where only a symbol is
+  written (2009 files: "($0.04/$0.08)"), the currency of that symbol at PokerStars ("$":
+  USD); None for chip hands (the buy-in keeps its own text).
 - started_at: the ET time when the header gives one ("CET [.. ET]" or "PT [.. ET]"), else
   the only time given, in UTC. PokerStars writes "CET" all year for Central European time
   (the 2011-04 file's CET is UTC+2), so abbreviations map to IANA regions, not fixed offsets.
@@ -51,7 +52,9 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         small_bet=r.money(sb, line),
         big_bet=r.money(bb, line),
         unit=r.unit,
-        currency=(m["mcur"] or m["cur"]) if r.unit is Unit.CENT else None,
+        currency=(m["mcur"] or m["cur"] or d.currency_symbols.get(sb[0]))
+        if r.unit is Unit.CENT
+        else None,
         started_at=utc_start(d, times),
         local_time=m["date"],
         tournament_id=m["tid"],

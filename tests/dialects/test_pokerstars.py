@@ -216,7 +216,8 @@ def test_player_names(name: str) -> None:
 
 def test_2008_form_with_trailing_blanks_and_side_pot() -> None:
     h = one_hand(hilo_2008())
-    assert h.game is Game.STUD_HILO and h.unit is Unit.CENT and h.currency is None
+    # no currency code, only "$": PokerStars' dollars (amounts of one unit with the rest)
+    assert h.game is Game.STUD_HILO and h.unit is Unit.CENT and h.currency == "USD"
     assert h.local_time == "2008/02/03 - 22:04:15 (ET)"
     assert h.started_at == datetime(2008, 2, 4, 3, 4, 15, tzinfo=UTC)
     assert h.seats[0].stack == 100 and h.seats[1].stack == 12

@@ -1,0 +1,191 @@
+"""Statistics as a player reviewing with a tracker expects them (issue 15, "Seen" and
+"What players expect"): money never mixed, groupings that hold in every section, stakes
+written as they are printed, sessions and tournaments."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from histkit.cli import main
+from histkit.stats import load, player_stats, seat_facts
+from histkit.tournaments import tournament_results, tournament_summary
+from tests.conftest import SAMPLE_DATA, needs_corpus
+
+CASH = SAMPLE_DATA / "stud_hilo_cash_hero_500.txt"
+TOURNAMENT = SAMPLE_DATA / "stud_hilo_tournament_150.txt"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main([*argv, "-q"])
+    got = capsys.readouterr()
+    return rc, got.out, got.err
+
+
+def rows(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
+    rc, out, err = run(capsys, "stats", *argv, "--format", "json")
+    assert rc == 0, err
+    return list(json.loads(out))
+
+
+# ------------------------------------------------------------------------ money
+
+
+@needs_corpus
+def test_a_header_with_only_a_currency_symbol_is_that_currency(corpus_dir: Path) -> None:
+    """2009 PokerStars: "($0.04/$0.08)" with no code is dollars, not 'no currency'."""
+    t = load([corpus_dir / "stud-hi" / "7-Stud-USD-0.04-0.08-200907.Missing.Showdown.Card.txt"])
+    assert t["hands"]["currency"].to_pylist() == ["USD"]
+    assert t["hands"]["money_unit"].to_pylist() == ["USD"]
+    assert set(player_stats(t)["money"]) == {"USD"}
+
+
+def test_two_tournaments_chips_are_never_added(capsys: pytest.CaptureFixture[str]) -> None:
+    mine = rows(capsys, str(TOURNAMENT), "--player", "Hero")
+    units = [r["money_unit"] for r in mine]
+    assert len(units) == len(set(units)) > 1 and all(u.startswith("chips:") for u in units)
+    facts = seat_facts(load([TOURNAMENT]))
+    hero = facts[facts["player"] == "Hero"]
+    for r in mine:
+        part = hero[hero["money_unit"] == r["money_unit"]]
+        assert r["net"] == int(part["net"].sum()) and r["hands"] == len(part)
+
+
+def test_cash_and_tournament_rows_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    both = rows(capsys, str(CASH), str(TOURNAMENT), "--player", "Hero")
+    assert {r["money"] for r in both if not str(r["money_unit"]).startswith("chips:")} == {"USD"}
+    cash = rows(capsys, str(CASH), str(TOURNAMENT), "--player", "Hero", "--cash")
+    assert [r["money"] for r in cash] == ["USD"]
+
+
+# --------------------------------------------------------------------- grouping
+
+
+def test_starting_hands_follow_the_grouping(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run(capsys, "stats", str(SAMPLE_DATA), "--player", "Hero", "--by", "stakes")
+    assert rc == 0
+    sections = re.split(r"\n== ", out)[1:]
+    dime = [s for s in sections if "stakes $0.10/$0.20 USD" in s.splitlines()[0]]
+    assert len(dime) == 1  # the $0.10/$0.20 sample is stud only
+    cats = [line.split()[0] for line in dime[0].splitlines() if line.startswith("  ")]
+    assert cats and set(cats) == {"stud"}
+
+
+def test_tournament_levels_sort_by_size(capsys: pytest.CaptureFixture[str]) -> None:
+    mine = rows(capsys, str(TOURNAMENT), "--player", "Hero", "--by", "stakes")
+    for unit in {r["money_unit"] for r in mine}:
+        levels = [str(r["stakes"]) for r in mine if r["money_unit"] == unit]
+        bigs = [int(level.split("/")[1].replace(",", "")) for level in levels]
+        assert bigs == sorted(bigs), levels
+
+
+@pytest.mark.parametrize("written", ["$0.04/$0.08", "$0.04/$0.08 USD", "0.04/0.08"])
+def test_stakes_as_they_are_printed(written: str, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = rows(capsys, str(SAMPLE_DATA), "--player", "Hero", "--stakes", written)
+    assert [r["money"] for r in mine] == ["USD"] and mine[0]["hands"] == 900
+
+
+def test_stakes_that_match_nothing_do_not_blame_the_player(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rc, _, err = run(capsys, "stats", str(CASH), "--player", "Hero", "--stakes", "$5/$10")
+    assert rc == 2 and "no hands match --player Hero --stakes $5/$10" in err
+    assert "no hands of a player" not in err
+
+
+def test_the_text_table_shows_the_largest_samples_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rc, out, _ = run(capsys, "stats", str(SAMPLE_DATA))
+    lines = out.splitlines()
+    end = lines[0].index(" hands") + len(" hands")  # numbers are right-aligned to it
+    table = lines[2 : lines.index("")]
+    hands = [int(line[:end].split()[-1].replace(",", "")) for line in table]
+    assert len(hands) == 25 and hands == sorted(hands, reverse=True)
+    assert "25 of" in out and "--limit 0 shows all" in out
+    rc, out, _ = run(capsys, "stats", str(SAMPLE_DATA), "--limit", "0", "--sort", "name")
+    assert "shown" not in out.split("\n\n")[-1].splitlines()[0]
+
+
+def test_duplicates_are_one_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.txt").write_bytes(CASH.read_bytes())
+    (tmp_path / "b.txt").write_bytes(CASH.read_bytes())
+    rc, _, err = run(capsys, "stats", str(tmp_path))
+    assert rc == 0
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert notes == [notes[0]] and "500 hands read more than once" in notes[0]
+
+
+# ---------------------------------------------------------------------- sessions
+
+
+def test_sessions_split_at_a_gap(capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(CASH), str(SAMPLE_DATA / "stud_cash_200.txt")]  # played on other days
+    mine = rows(capsys, *files, "--player", "Hero", "--by", "session")
+    assert len(mine) > 1 and sum(int(r["hands"]) for r in mine) == 700
+    starts = [str(r["session_start"]) for r in mine]
+    assert starts == sorted(starts)
+    facts = seat_facts(load(files))
+    hero = facts[facts["player"] == "Hero"].sort_values("started_at")
+    gaps = hero["started_at"].diff().dt.total_seconds().div(60).gt(30).sum()
+    assert len(mine) == gaps + 1  # a new session at every gap over 30 minutes
+    for r in mine:
+        if r["minutes"]:
+            # minutes are printed to a tenth: the rate is from the exact span
+            assert r["per_hour"] == pytest.approx(
+                int(r["net"]) * 60 / float(r["minutes"]), rel=0.01
+            )
+    wide = rows(capsys, *files, "--player", "Hero", "--by", "session", "--session-gap", "99999")
+    assert len(wide) == 1
+
+
+# -------------------------------------------------------------------- tournaments
+
+
+def test_tournament_results_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    facts = seat_facts(load([TOURNAMENT]))
+    results = tournament_results(facts[facts["player"] == "Hero"])
+    assert len(results) == facts[facts["player"] == "Hero"]["money_unit"].nunique()
+    text = TOURNAMENT.read_text()
+    for r in results.itertuples():
+        header = re.search(rf"Tournament #{r.tournament_id}, (\S+) USD", text)
+        assert header is not None
+        buy, fee = header.group(1).split("+")
+        assert r.buy_in == round(float(buy[1:]) * 100) and r.fee == round(float(fee[1:]) * 100)
+        finish = re.search(r"Hero finished the tournament in (\d+)\w\w place", _of(text, r))
+        assert (None if finish is None else int(finish.group(1))) == (
+            None if r.place is None or str(r.place) == "<NA>" else int(r.place)
+        )
+    summary = tournament_summary(results).iloc[0]
+    ended = results[results["result"].notna()]
+    assert summary["ended"] == len(ended)
+    assert summary["net"] == int(ended["result"].sum())
+    assert summary["cost"] == int((ended["buy_in"] + ended["fee"]).sum())
+    rc, out, _ = run(capsys, "stats", str(TOURNAMENT), "--player", "Hero", "--tournaments")
+    assert rc == 0 and "ROI" in out and "in the money" in out
+
+
+def _of(text: str, r: object) -> str:
+    """The text of one tournament's hands."""
+    tid = r.tournament_id  # type: ignore[attr-defined]
+    hands = [h for h in text.split("\n\n\n") if f"Tournament #{tid}," in h]
+    return "\n".join(hands)
+
+
+@needs_corpus
+def test_tournament_summary_on_the_real_corpus(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, out, _ = run(capsys, "stats", str(corpus_dir.parent), "--tournaments", "--format", "json")
+    assert rc == 0
+    got = json.loads(out)
+    ids = {(r["site"], r["tournament_id"]) for r in got["tournaments"]}
+    assert ("pokerstars", "3540610518") in ids and ("ipoker", "699476041") in ids
+    horse = next(r for r in got["tournaments"] if r["tournament_id"] == "3540610518")
+    assert (horse["buy_in"], horse["fee"], horse["currency"]) == (98, 12, "USD")
