@@ -347,7 +347,7 @@ def build_report(
         raise ValueError("no hands match")
     who = pick_player(facts, fr["hands"][fr["hands"]["hand_id"].isin(facts["hand_id"])], player)
     mine = facts[facts["player"] == who]
-    heading = title or _title(who, mine)
+    covers = _covers(mine)
     games = ", ".join(f"{g} {n:,}" for g, n in mine["game"].value_counts().items())
     sites = ", ".join(sorted(mine["site"].astype(str).unique())) if "site" in mine else ""
     dup = facts.attrs.get("duplicates", [])
@@ -367,7 +367,7 @@ def build_report(
                                  ('<a href="#audit">Audit</a>', True)) if there
     )  # fmt: skip
     body = [
-        f"<h1>{_u(heading)}</h1>",
+        f"<h1>{_u(title) if title else f'{_u(who)}: {_e(covers)}'}</h1>",
         f'<p class="muted">{len(ids):,} hands · {_e(games)} · {_u(sites)} · '
         f"{mine['table'].nunique():,} tables</p>",
         notes,
@@ -380,7 +380,7 @@ def build_report(
         _violations_section(fr_hands, len(ids)),
         f'<p class="muted">Made by histkit on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.</p>',
     ]
-    head_title = isolate_plain(heading)
+    head_title = isolate_plain(title) if title else f"{isolate_plain(who)}: {covers}"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(head_title)}</title><style>{_CSS}{CARD_CSS}</style></head>"
@@ -388,16 +388,16 @@ def build_report(
     )
 
 
-def _title(who: str, mine: pd.DataFrame) -> str:
-    """The report's title from what it covers: one day, or the span of days."""
+def _covers(mine: pd.DataFrame) -> str:
+    """What the report covers, for its title: one day, or the span of days."""
     when = mine["started_at"].dropna()
     if when.empty:
-        return f"{who}: {mine['hand_id'].nunique():,} hands"
+        return f"{mine['hand_id'].nunique():,} hands"
     first, last = when.min(), when.max()
     if first.date() == last.date():
-        return f"{who}: the session of {first:%d %B %Y}"
+        return f"the session of {first:%d %B %Y}"
     days = (last.date() - first.date()).days + 1
-    return f"{who}: {first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
+    return f"{first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
 
 
 def write_report(

@@ -151,7 +151,7 @@ def test_stats_csv_neutralised_and_round_trips(hostile, tmp_path: Path) -> None:
     raw = out.read_text(encoding="utf-8")
     assert '"\'+1+2",USD,' in raw and '"\'-3",USD,' in raw and '"\'@SUM(1)",USD,' in raw
     rows = _rows(out)
-    assert rows[0][:3] == ["player", "money", "hands"]
+    assert rows[0][:4] == ["player", "money", "money_unit", "hands"]
     assert not any(c.startswith(FORMULA_START) for r in rows for c in r[:2])
     assert sorted(csv_value(r[0]) for r in rows[1:]) == sorted(names)
     # Numbers stay numbers: a negative net is written -24, not '-24.
@@ -201,8 +201,8 @@ def test_report_escapes_and_isolates(hostile, tmp_path: Path) -> None:  # type: 
     out = tmp_path / "r.html"
     assert main(["report", str(path), "--player", RLO, "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
-    assert f"<h1>Session report: <bdi>{RLO}</bdi></h1>" in text
-    assert f"<title>histkit report: \u2068{RLO}\u2069</title>" in text
+    assert re.search(f"<h1><bdi>{RLO}</bdi>: the session of [^<]+</h1>", text)
+    assert re.search(f"<title>\u2068{RLO}\u2069: the session of [^<]+</title>", text)
     assert text.count(f"<bdi>{RLO}</bdi>") > 5  # the replays name the player everywhere
     outside = re.sub(r"<bdi>.*?</bdi>", "", text, flags=re.S)
     outside = re.sub("\u2068[^\u2069]*\u2069", "", outside)
@@ -210,7 +210,7 @@ def test_report_escapes_and_isolates(hostile, tmp_path: Path) -> None:  # type: 
     assert "=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)" in text
     assert main(["report", str(path), "--player", "<b>&amp;x</b>", "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
-    assert "<h1>Session report: &lt;b&gt;&amp;amp;x&lt;/b&gt;</h1>" in text
+    assert "<h1>&lt;b&gt;&amp;amp;x&lt;/b&gt;: the session of " in text
     assert "<b>&amp;x" not in text
 
 

@@ -61,3 +61,19 @@ def test_notebook_runs(path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPat
     # Every notebook shows something: tables, figures or printed findings.
     assert any(o.get("output_type") in ("display_data", "execute_result") for o in outputs)
     assert os.environ["HISTKIT_DATA"] == str(data_dir)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebooks_are_committed_with_their_outputs(path: Path) -> None:
+    """A reader on a web page sees the figures and tables without running anything: every
+    code cell was run, in order, and the notebook shows at least one figure or table.
+    (Refresh them with: jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb)"""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    counts = [c.get("execution_count") for c in code]
+    assert all(isinstance(n, int) for n in counts), f"{path.name}: cells not run: {counts}"
+    assert counts == sorted(counts), f"{path.name}: run out of order: {counts}"
+    outputs = [o for c in code for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    shown = [o for o in outputs if o.get("output_type") in ("display_data", "execute_result")]
+    assert any("image/png" in o.get("data", {}) or "text/html" in o.get("data", {}) for o in shown)

@@ -150,11 +150,7 @@ def test_report_cli_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-u
     assert "no such file" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no /usr/bin/chromium")
-def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
-    html = tmp_path / "r.html"
-    html.write_text(build_report(_audited_frames(), "A"), encoding="utf-8")
-    shot = tmp_path / "shot.png"
+def _chromium_shot(html: Path, shot: Path, size: str = "1300,3000") -> bytes:
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     subprocess.run(
         [
@@ -162,13 +158,56 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
             "--headless",
             "--disable-gpu",
             "--no-sandbox",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
             f"--screenshot={shot}",
-            "--window-size=1200,3000",
+            f"--window-size={size}",
             html.as_uri(),
         ],
         check=True,
         timeout=120,
         capture_output=True,
     )
-    data = shot.read_bytes()
+    return shot.read_bytes()
+
+
+def _colour_pixels(png: Path, rgb: tuple[int, int, int], tolerance: int = 40) -> int:
+    import numpy as np
+    from matplotlib import image
+
+    pixels = (image.imread(png)[..., :3] * 255).astype(int)
+    near = np.abs(pixels - np.array(rgb)).max(axis=-1) <= tolerance
+    return int(near.sum())
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no /usr/bin/chromium")
+def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
+    """The sample data's report in a browser: separate cash and tournament sections, and
+    hands replayed with card glyphs in their suits' colours."""
+    from histkit.sources import load, resolve
+
+    from .conftest import SAMPLE_DATA
+
+    tables = load(resolve([SAMPLE_DATA / "stud_hilo_cash_hero_500.txt",
+                           SAMPLE_DATA / "stud_hilo_tournament_150.txt"]))  # fmt: skip
+    text = build_report(tables, "Hero", top=1)
+    assert text.index('<h2 id="cash">Cash games</h2>') < text.index(
+        '<h2 id="tournaments">Tournaments</h2>'
+    )
+    assert re.search(r'<span class="card hearts[^"]*"[^>]*>[0-9AKQJ]+\u2665</span>', text)
+    page = tmp_path / "r.html"
+    page.write_text(text, encoding="utf-8")
+    data = _chromium_shot(page, tmp_path / "shot.png")
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    # one replayed hand alone, so that its cards fill the picture: hearts red, diamonds
+    # blue, clubs green, as the four-colour deck draws them
+    first = text.index("</h3>", text.index('<div class="hand">')) + 5  # no net amount
+    hand = text[first : text.index("</div>", first)]
+    style = text[text.index("<style>") : text.index("</style>") + 8]
+    one = tmp_path / "hand.html"
+    one.write_text(f"<!DOCTYPE html><html><head>{style}</head><body>{hand}</body></html>")
+    _chromium_shot(one, tmp_path / "hand.png", "1300,1200")
+    for colour in ((0xC6, 0x28, 0x28), (0x15, 0x65, 0xC0), (0x2E, 0x7D, 0x32)):
+        assert _colour_pixels(tmp_path / "hand.png", colour) > 50, colour

@@ -189,3 +189,12 @@ def test_tournament_summary_on_the_real_corpus(
     assert ("pokerstars", "3540610518") in ids and ("ipoker", "699476041") in ids
     horse = next(r for r in got["tournaments"] if r["tournament_id"] == "3540610518")
     assert (horse["buy_in"], horse["fee"], horse["currency"]) == (98, 12, "USD")
+
+
+@needs_corpus
+def test_sessions_on_the_real_corpus(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = rows(capsys, str(corpus_dir.parent), "--by", "session", "--player", "s0rrow")
+    assert mine and all(r["money"] == "USD" for r in mine)
+    assert sum(int(r["hands"]) for r in mine) == sum(
+        int(r["hands"]) for r in rows(capsys, str(corpus_dir.parent), "--player", "s0rrow")
+    )

@@ -6,11 +6,9 @@ counted as a duplicate."""
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import os
 import random
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -127,22 +125,14 @@ def test_byte_ranges_read_a_damaged_file_as_one_process(
 # --- binary files ----------------------------------------------------------------------
 
 
-def _zip_bytes() -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("hands.txt", "PokerStars Hand #1: not read from inside a zip\n" * 50)
-    return buf.getvalue()
-
-
 def _random(n: int, seed: int = 7) -> bytes:
     return random.Random(seed).randbytes(n)
 
 
+# (archives are read through: tests/test_review_inputs.py; a damaged one is below)
 BINARIES = {
-    "zip": (_zip_bytes(), "a ZIP archive"),
     "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + _random(6000), "a PDF document"),
     "png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + _random(3000), "a PNG image"),
-    "gzip": (b"\x1f\x8b\x08\x00" + _random(3000), "gzip-compressed data"),
     "elf": (b"\x7fELF\x02\x01\x01" + bytes(9) + _random(3000), "an executable"),
     "random": (_random(10_000, 3), "binary data"),
 }
@@ -175,6 +165,19 @@ def test_a_binary_file_is_one_unreadable_file(
     out = capsys.readouterr().out
     assert f"Unreadable file {binary}: {what}" in out
     assert "1 file could not be read" in out and "rejected" not in out
+
+
+def test_damaged_compressed_data_is_one_unreadable_file(session: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    broken = folder / "a.txt"  # gzip's magic, then noise
+    broken.write_bytes(b"\x1f\x8b\x08\x00" + _random(3000))
+    (folder / "b.txt").write_bytes(session.read_bytes())
+    hands, issues = _split(list(iter_hands([folder])))
+    (issue,) = issues
+    assert (issue.source_file, issue.kind) == (str(broken), "unreadable")
+    assert "compressed data" in issue.reason
+    assert len(hands) == HANDS
 
 
 def test_text_with_stray_bytes_is_not_a_binary_file(session: Path) -> None:

@@ -228,6 +228,9 @@ GAME_NAME = r"(?:7 Card Stud Hi/Lo Limit|7 Card Stud Limit|Razz Limit)"
 NOT_IN_CORPUS = {
     "<P> collected <N> from side pot-<N>",
     "<P>: brings in for <N> and is all-in",
+    # a paid finish, as FPDB's PokerStars importer reads it (the corpus's only finishes
+    # are unpaid, "finished the tournament in 2nd place", and a play-money win)
+    "<P> finished the tournament in <ORD> place and received <N>.",
 }
 _SIDE_POTS = re.compile(r"^Total pot <N> Main pot <N>\.(?: Side pot-<N> <N>\.){2,} \| Rake <N>$")
 

@@ -18,6 +18,7 @@ import lzma
 import os
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, cast
@@ -47,6 +48,7 @@ _UNSUPPORTED = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!\x1a\x07": "a RA
 ERRORS: tuple[type[BaseException], ...] = (
     OSError,
     EOFError,
+    zlib.error,
     zipfile.BadZipFile,
     tarfile.TarError,
     lzma.LZMAError,

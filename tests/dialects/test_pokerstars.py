@@ -320,7 +320,7 @@ HEADERS = [
         dict(
             game=Game.STUD,
             unit=Unit.CENT,
-            currency=None,
+            currency="USD",  # only "$" written: PokerStars' dollars
             small_bet=10,
             big_bet=20,
             started_at=datetime(2009, 7, 16, 0, 36, 31, tzinfo=UTC),
