@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from histkit.cards import Card, parse_card
 from histkit.dialects.sink import MAX_AMOUNT, HandError, HandSink
-from histkit.model import ActionKind, Game, Hand, PotKind, SeatOutcome, Street, Unit
+from histkit.model import ActionKind, Game, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
 from histkit.phh.ledger import Ledger
 from histkit.phh.reader import Lines
 from histkit.phh.writer import VARIANTS
@@ -197,6 +197,7 @@ class _HandReader:
                 raise HandError(f"an action is {text!r}, not a string", line)
             play.action(text, line)
         play.finish(lines[-1] if lines else self.line("actions"))
+        self._notes()
         self._results(names, play)
         hero = self.get("_hero", str)
         if hero is not None:
@@ -298,6 +299,20 @@ class _HandReader:
         seat_count = self.get("seat_count", int)
         self.sink.table(str(self.f.get("table", "")), seat_count, self.line("seat_count"))
 
+    def _notes(self) -> None:
+        """histkit's `_notes`: the record's chat lines and table notes, in order."""
+        line = self.line("_notes")
+        for n in self.get("_notes", list) or ():
+            if not isinstance(n, dict) or not isinstance(n.get("text"), str):
+                raise HandError("_notes lists notes as {kind, player, text}", line)
+            try:
+                kind = NoteKind(n.get("kind", "other"))
+            except ValueError:
+                raise HandError(f"_notes: no note kind {n.get('kind')!r}", line) from None
+            who = n.get("player")
+            player = who if isinstance(who, str) else None  # a note may name anyone
+            self.sink.note(kind, player, n["text"], line)
+
     def _results(self, names: list[str], play: _Play) -> None:
         """PHH's `winnings` (each player's total over all pots) and, where histkit wrote
         them, the pot's total and rake: the hand's summary, one line per player."""
@@ -317,7 +332,7 @@ class _HandReader:
         self.sink.pot_total(self.amount(total, "_total_pot", line), rake, None, (), line, fee)
         if winnings is None:
             return
-        shown = {p: cards for p, cards, _ in play.shows}
+        shown = {p: cards for p, (cards, _) in play.shows.items()}
         seat_of = {s.player: s.seat for s in self.sink.seats}
         for p, won in zip(names, winnings, strict=True):
             folded = play.folded_on.get(p)
@@ -366,7 +381,9 @@ class _Play:
         self.dealt = dict.fromkeys(names, 0)  # cards dealt so far
         self.pending: dict[str, list[Card | None]] = {}  # this street's cards not reported yet
         self.completed = False  # 3rd street: the betting has been completed
-        self.shows: list[tuple[str, tuple[Card, ...], int]] = []  # held to the end
+        # each player's showdown, held to the end: the cards shown (none: a muck) and the
+        # line; PHH may show a hand twice (an all-in showdown, then the cards after it)
+        self.shows: dict[str, tuple[tuple[Card, ...], int]] = {}
         self.folded_on: dict[str, int] = {}  # who folded, on which street
         self._handlers: dict[str, Callable[[str, list[str], int], None]] = {
             "pb": self._bring_in,
@@ -522,28 +539,29 @@ class _Play:
             raise HandError(f"a show not understood: {' '.join(args)!r}", line)
         if args and args[0] == "-":
             raise HandError(f"{p!r} shows '-': name the cards shown", line)
-        known = tuple(c for c in self.cards(args[0], line) if c is not None) if args else ()
-        self.shows.append((p, known, line))
+        if not args:  # a muck, unless the hand was shown already
+            self.shows.setdefault(p, ((), line))
+            return
+        known = tuple(c for c in self.cards(args[0], line) if c is not None)
+        if not known:
+            return  # the cards stay face down (till a later showdown)
+        before = self.shows.get(p, ((), line))[0]
+        self.shows[p] = (before + tuple(c for c in known if c not in before), line)
 
     def _return_uncalled(self, line: int) -> None:
         """The street's bet that nobody called goes back to its bettor (PHH's rule: no
         action says so)."""
-        street_in = self.ledger.street_in
-        top = max(street_in.values(), default=0)
-        leaders = [p for p, v in street_in.items() if v == top]
-        if top <= 0 or len(leaders) != 1:
-            return
-        p = leaders[0]
-        excess = top - max((v for q, v in street_in.items() if q != p), default=0)
-        self.ledger.returned(p, excess)
-        self.sink.uncalled(p, excess, line)
+        found = self.ledger.uncalled()
+        if found is not None:
+            self.ledger.returned(*found)
+            self.sink.uncalled(found[0], found[1], line)
 
     def finish(self, line: int) -> None:
         """The end of the actions: every street's deal complete, the bet nobody called
         returned, the showdown reported."""
         self._check_dealt(line)
         self._return_uncalled(line)
-        for p, cards, at in self.shows:
+        for p, (cards, at) in self.shows.items():
             if cards:
                 self.sink.show(p, cards, None, at)
             else:

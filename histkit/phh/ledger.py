@@ -62,6 +62,16 @@ class Ledger:
         self.stack[p] += chips
         self.street_in[p] -= chips
 
+    def uncalled(self) -> tuple[str, int] | None:
+        """The street's bet nobody called: its bettor and the chips above the next
+        highest total (None when there is none)."""
+        top = max(self.street_in.values(), default=0)
+        leaders = [p for p, v in self.street_in.items() if v == top]
+        if top <= 0 or len(leaders) != 1:
+            return None
+        p = leaders[0]
+        return p, top - max((v for q, v in self.street_in.items() if q != p), default=0)
+
     def fold(self, p: str) -> None:
         self.live.discard(p)
 

@@ -35,6 +35,7 @@ from histkit.model import (
     Muck,
     Show,
     StreetStart,
+    TableNote,
     UncalledBet,
     Unit,
 )
@@ -61,7 +62,8 @@ NOT_HELD: tuple[str, ...] = (
     "each pot's and each half's collects (PHH has each player's winnings: `winnings`)",
     "the summary's seat lines, main and side pot figures and board",
     "hand descriptions, 'no low hand' lines, 'betting capped' and 'double bet' lines",
-    "chat and table notes",
+    "where among the actions a chat line or table note was written (`_notes` keeps them "
+    "in order, with their player and text)",
     "a show by a player who folded, a muck outside a showdown, and whether a muck was a "
     "'doesn't show'",
     "which cards a show named when others were known already (PHH shows the whole hand)",
@@ -183,15 +185,27 @@ class _Showdown:
         return out
 
 
-def _actions(hand: Hand, index: dict[str, str], stacks: dict[str, int]) -> list[str]:
-    """The hand's events as PHH actions (what PHH has no action for is left out). The
-    showdown comes where PHH has it: when the betting is over with at most one player
-    holding chips, before the cards still to come (which the shows then reveal); else at
-    the end."""
+def _actions(
+    hand: Hand, index: dict[str, str], stacks: dict[str, int]
+) -> tuple[list[str], dict[str, int]]:
+    """The hand's events as PHH actions (what PHH has no action for is left out), and the
+    uncalled bets the record does not return (a site whose bettor collects them with the
+    pot: PHH returns them, so they are no winnings). The showdown comes where PHH has it:
+    when the betting is over with at most one player holding chips, before the cards
+    still to come (which the shows then reveal); else at the end."""
     sd = _Showdown(hand, index)
     ledger = Ledger(stacks)
     held = dict.fromkeys(index, 0)  # cards dealt so far
     out: list[str] = []
+    unreturned: dict[str, int] = {}
+
+    def street_over(street: int | None) -> None:
+        found = ledger.uncalled()
+        if found is not None:
+            unreturned[found[0]] = unreturned.get(found[0], 0) + found[1]
+            ledger.returned(*found)
+        if street is not None:
+            ledger.new_street(street)
 
     def deal(p: str, cards: Iterable[Card | None]) -> None:
         got = [sd.card(p, held[p] + i, c) for i, c in enumerate(cards)]
@@ -208,7 +222,7 @@ def _actions(hand: Hand, index: dict[str, str], stacks: dict[str, int]) -> list[
                 out.extend(sd.actions(held))
         elif ledger.all_in() and sd.order:
             out.extend(sd.actions(held))
-        ledger.new_street(street)
+        street_over(street)
 
     for e in hand.events:
         if isinstance(e, Deal):
@@ -222,7 +236,7 @@ def _actions(hand: Hand, index: dict[str, str], stacks: dict[str, int]) -> list[
                 out.append(f"d db {e.community}")
         elif isinstance(e, Action):
             if e.street != ledger.street:
-                ledger.new_street(e.street)
+                street_over(e.street)
             p, k = e.player, e.kind
             if k is ActionKind.ANTE:
                 ledger.dead(p, e.amount)
@@ -244,8 +258,9 @@ def _actions(hand: Hand, index: dict[str, str], stacks: dict[str, int]) -> list[
             ledger.returned(e.player, e.amount)
     if sd.done:  # the cards the record left out of the last street, as shown
         next_street(ledger.street)
+    street_over(None)
     out.extend(sd.actions())
-    return out
+    return out, unreturned
 
 
 # the cards a player holds once a street is dealt
@@ -270,8 +285,15 @@ def hand_fields(hand: Hand) -> dict[str, Any]:
             posted[a.player] = posted.get(a.player, 0) + a.amount
     nominal = _nominal_ante(hand, posted, stacks)
     antes = [nominal] * len(players) if nominal is not None else [posted.get(p, 0) for p in players]
+    actions, unreturned = _actions(hand, index, stacks)
     put_in = contributions(hand)
     won = collections(hand)
+    for p, chips in unreturned.items():  # collected with the pot, but returned in PHH
+        if won.get(p, 0) >= chips:
+            won[p] -= chips
+            put_in[p] = put_in.get(p, 0) - chips
+        else:
+            unreturned[p] = 0
 
     f: dict[str, Any] = {
         "variant": VARIANTS[hand.game],
@@ -281,7 +303,7 @@ def hand_fields(hand: Hand) -> dict[str, Any]:
         "small_bet": hand.small_bet,
         "big_bet": hand.big_bet,
         "starting_stacks": [stacks[p] for p in players],
-        "actions": _actions(hand, index, stacks),
+        "actions": actions,
     }
     if hand.tournament_id is not None:
         f["event"] = f"Tournament {hand.tournament_id}"
@@ -308,7 +330,7 @@ def hand_fields(hand: Hand) -> dict[str, Any]:
         f["winnings"] = [won.get(p, 0) for p in players]
     if hand.unit is Unit.CENT and hand.currency:
         f["currency"] = hand.currency
-    f.update(_own_fields(hand, players, level))
+    f.update(_own_fields(hand, players, level, sum(unreturned.values())))
     return f
 
 
@@ -319,7 +341,9 @@ def _venue(hand: Hand) -> str | None:
     return d.title if d is not None and d.title else None
 
 
-def _own_fields(hand: Hand, players: list[str], level: int | None) -> dict[str, Any]:
+def _own_fields(
+    hand: Hand, players: list[str], level: int | None, unreturned: int
+) -> dict[str, Any]:
     """histkit's facts PHH has no field for, as user-defined fields (PHH keeps any key
     that starts with `_`), so that reading the file back gives the same hand."""
     f: dict[str, Any] = {"_site": hand.site, "_unit": hand.unit.value}
@@ -344,8 +368,14 @@ def _own_fields(hand: Hand, players: list[str], level: int | None) -> dict[str, 
     flagged = [s.player for s in hand.seats if s.sitting_out and s.player in players]
     if flagged:
         f["_sitting_out"] = flagged
+    notes = [e for e in hand.events if isinstance(e, TableNote)]
+    if notes:
+        f["_notes"] = [
+            {"kind": n.kind.value, **({"player": n.player} if n.player else {}), "text": n.text}
+            for n in notes
+        ]
     if hand.summary is not None:
-        f["_total_pot"] = hand.summary.total_pot
+        f["_total_pot"] = hand.summary.total_pot - unreturned
         f["_rake"] = hand.summary.rake
         if hand.summary.fee:
             f["_fee"] = hand.summary.fee

@@ -8,7 +8,17 @@ from typing import Any
 
 from histkit.accounting import collections, street_contributions
 from histkit.cards import Card
-from histkit.model import Action, ActionKind, Deal, Hand, Muck, Show, StreetStart, UncalledBet
+from histkit.model import (
+    Action,
+    ActionKind,
+    Deal,
+    Hand,
+    Muck,
+    Show,
+    StreetStart,
+    TableNote,
+    UncalledBet,
+)
 
 __all__ = ["phh_view"]
 
@@ -58,7 +68,15 @@ def phh_view(hand: Hand) -> dict[str, Any]:
         for e in hand.events
         if isinstance(e, Deal) and e.street < 7
     }
+    shows = {e.player for e in hand.events if isinstance(e, Show) and e.player not in folded}
     summary = hand.summary
+    returned: dict[str, int] = {}
+    for e in hand.events:
+        if isinstance(e, UncalledBet):
+            returned[e.player] = returned.get(e.player, 0) + e.amount
+    back = collections(hand)
+    for p, chips in returned.items():
+        back[p] = back.get(p, 0) + chips
     return {
         "header": (
             hand.site,
@@ -88,18 +106,22 @@ def phh_view(hand: Hand) -> dict[str, Any]:
         ],
         "actions": _actions(hand),
         "put_in": street_contributions_without_returns(hand),
-        "shows": sorted(
-            {e.player for e in hand.events if isinstance(e, Show) and e.player not in folded}
-        ),
+        "shows": sorted(shows),
+        # a muck at a showdown, unless the player also shows (the show is what counts)
         "mucks": sorted(
             {
                 e.player
                 for e in hand.events
-                if isinstance(e, Muck) and contested and e.player not in folded
+                if isinstance(e, Muck) and contested and e.player not in folded | shows
             }
         ),
-        "won": {p: v for p, v in collections(hand).items() if v},
-        "summary": None if summary is None else (summary.total_pot, summary.rake, summary.fee),
+        # what came back to each player: winnings and uncalled bets returned (a site may
+        # pay an uncalled bet with the pot; PHH returns it)
+        "won": {p: v for p, v in back.items() if v},
+        "notes": [(n.kind, n.player, n.text) for n in hand.events if isinstance(n, TableNote)],
+        "summary": None
+        if summary is None
+        else (summary.total_pot + sum(returned.values()), summary.rake, summary.fee),
     }
 
 
