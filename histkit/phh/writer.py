@@ -66,7 +66,9 @@ NOT_HELD: tuple[str, ...] = (
     "in order, with their player and text)",
     "a show by a player who folded, a muck outside a showdown, and whether a muck was a "
     "'doesn't show'",
-    "which cards a show named when others were known already (PHH shows the whole hand)",
+    "which cards a show named when others were known already (PHH shows the whole hand), "
+    "and whether a player at a showdown whose cards the record knows was written as showing "
+    "(PHH asks each player at a showdown to show or muck: such a player shows)",
     "all-in marks (they follow from the stacks) and whether a completion was written as a "
     "bet or a raise",
     "the header's own ante and bring-in when the site did not state them",
@@ -154,6 +156,10 @@ class _Showdown:
                 shown[e.player] = True
             elif isinstance(e, Muck) and contested and e.player not in folded:
                 shown.setdefault(e.player, False)
+        if contested:  # a player the record knows every card of and writes no decision
+            for p, cards in dealt.items():  # for: shown (the audit reads those cards too)
+                if p not in folded and p not in shown and cards and None not in cards:
+                    shown[p] = True
         self.order = list(shown.items())  # one decision per player: a show outweighs a muck
         self.index = index
         self.done = False

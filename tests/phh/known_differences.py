@@ -208,14 +208,15 @@ def _short_ante(case: Case) -> bool:
 
 
 def _side_pot_low(case: Case) -> bool:
-    """Stud hi/lo: a side pot in which no eligible player has a low is scooped by the high
-    hand; PokerKit splits it when another pot has a low."""
-    if case.stacks is None or case.hand.game is not Game.STUD_HILO:
+    """Stud hi/lo: a side pot in which no eligible player has a low, shared by tied high
+    hands, while another pot has a low: PokerKit halves it as if it had a low too (its low
+    half shared among the same players, who have none), so its odd chips fall otherwise."""
+    if case.stacks is None or case.hand.game is not Game.STUD_HILO or not _odd_chips_only(case):
         return False
     awards = case.replay.awards
-    lows = {p for a in awards if a.half is Half.LOW for p in (a.winners or ())}
-    side_scooped = any(a.pot > 0 and a.half is Half.WHOLE for a in awards)
-    return side_scooped and any(case.stacks[p] > case.expected[p] for p in lows)
+    has_low = any(a.half is Half.LOW for a in awards)
+    shared = any(a.pot > 0 and a.half is Half.WHOLE and len(a.winners or ()) > 1 for a in awards)
+    return has_low and shared
 
 
 def _merged_pots(case: Case) -> bool:

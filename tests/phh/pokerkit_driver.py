@@ -9,13 +9,38 @@ takes the steps no player decides: burning, dealing a card the record does not s
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
+
+import pytest
 
 from histkit.rules import Replay
 
-__all__ = ["PokerKitResult", "expected_stacks", "pokerkit_replay", "rake_of"]
+__all__ = [
+    "POKERKIT_VERSION",
+    "PokerKitResult",
+    "expected_stacks",
+    "needs_pokerkit",
+    "pokerkit_replay",
+    "rake_of",
+]
+
+POKERKIT_VERSION = "0.7.7"  # the known differences (known_differences.py) are this version's
+
+
+def _absent() -> str | None:
+    if importlib.util.find_spec("pokerkit") is None:
+        return "pokerkit is not installed (pip install -e '.[pokerkit]')"
+    version = metadata.version("pokerkit")
+    if version != POKERKIT_VERSION:
+        return f"pokerkit {version} is installed; these tests know PokerKit {POKERKIT_VERSION}"
+    return None
+
+
+needs_pokerkit = pytest.mark.skipif(_absent() is not None, reason=_absent() or "")
 
 
 @dataclass(frozen=True)

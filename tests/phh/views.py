@@ -45,6 +45,14 @@ def _actions(hand: Hand) -> list[tuple[Any, ...]]:
     return out
 
 
+def _dealt(hand: Hand) -> dict[str, list[Card | None]]:
+    dealt: dict[str, list[Card | None]] = {}
+    for e in hand.events:
+        if isinstance(e, Deal):
+            dealt.setdefault(e.player, []).extend(e.cards)
+    return dealt
+
+
 def _known_cards(hand: Hand) -> dict[str, frozenset[Card]]:
     known: dict[str, set[Card]] = {}
     for e in hand.events:
@@ -69,6 +77,11 @@ def phh_view(hand: Hand) -> dict[str, Any]:
         if isinstance(e, Deal) and e.street < 7
     }
     shows = {e.player for e in hand.events if isinstance(e, Show) and e.player not in folded}
+    if contested:  # a player at the showdown whose every card the record knows shows, in PHH
+        mucked = {e.player for e in hand.events if isinstance(e, Muck)}
+        for p, cards in _dealt(hand).items():
+            if p not in folded | mucked and cards and None not in cards:
+                shows.add(p)
     summary = hand.summary
     returned: dict[str, int] = {}
     for e in hand.events:
