@@ -318,6 +318,16 @@ class _HandReader:
         them, the pot's total and rake: the hand's summary, one line per player."""
         winnings = self.amounts("winnings", len(names))
         won_line = self.line("winnings")
+        finishing = self.amounts("finishing_stacks", len(names))
+        if winnings is None and finishing is not None:  # what each took from the pot
+            won_line = self.line("finishing_stacks")
+            left = play.ledger.stack
+            winnings = [end - left[p] for p, end in zip(names, finishing, strict=True)]
+            if min(winnings) < 0:
+                raise HandError(
+                    "finishing_stacks leave a player with less than the betting left them",
+                    won_line,
+                )
         if winnings is not None:
             for p, won in zip(names, winnings, strict=True):
                 if won > 0:
