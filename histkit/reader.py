@@ -50,6 +50,7 @@ __all__ = [
     "Chunk",
     "ParseIssue",
     "Span",
+    "file_dialect",
     "iter_chunks",
     "iter_files",
     "iter_hands",
@@ -157,7 +158,7 @@ def iter_chunks(
                 yield Chunk(source, issue=_unreadable(source, None, reason))
                 continue
             xml = _xml_dialect(head, starts)
-            whole = _file_dialect(path.name, head, starts) if xml is None else None
+            whole = file_dialect(path.name, head, starts) if xml is None else None
             cuts = None
             if xml is None and whole is None and span_bytes is not None:
                 with open(path, "rb") as f:
@@ -210,7 +211,7 @@ def _xml_dialect(head_bytes: bytes, starts: Detector) -> str | None:
     return None
 
 
-def _file_dialect(name: str, head_bytes: bytes, starts: Detector) -> str | None:
+def file_dialect(name: str, head_bytes: bytes, starts: Detector) -> str | None:
     """The dialect (its name) that reads this file whole (PHH), judged from its name and
     first 4 KB; None when no such dialect claims it."""
     dialects = [d for d in starts.dialects if isinstance(d, FileDialect)]

@@ -79,7 +79,7 @@ def _run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write to {args.output}: {e.strerror or e}") from None
     bad = [i for i in report.issues if i.kind in ("rejected", "unreadable", "unknown")]
     if not args.quiet:
-        print(_summary(report, args.output))
+        print(_summary(report, args.output.rstrip("/\\") or args.output))
     return EXIT_FOUND if (args.strict and bad) else EXIT_OK
 
 

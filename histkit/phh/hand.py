@@ -387,7 +387,9 @@ class _Play:
         self.names = names
         self.ledger = Ledger(dict(zip(names, stacks, strict=True)))
         self.bring_in = bring_in
-        self.small_bet = r.sink.head["small_bet"]
+        small_bet = r.sink.head["small_bet"]
+        assert isinstance(small_bet, int)
+        self.small_bet = small_bet
         self.dealt = dict.fromkeys(names, 0)  # cards dealt so far
         self.pending: dict[str, list[Card | None]] = {}  # this street's cards not reported yet
         self.completed = False  # 3rd street: the betting has been completed

@@ -221,11 +221,11 @@ def read_phh(
     if not items:
         yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
         return
-    for key, at, fields in items:
+    for name, at, fields in items:
         if isinstance(fields, ParseIssue):
             yield fields
             continue
-        default_id = stem if key is None else f"{stem}:{key}"
+        default_id = stem if name is None else f"{stem}:{name}"
         got = build_hand(fields, source, at, default_id=default_id)
         if isinstance(got, Hand) and digests is not None:
             digests.append(at.digest())
