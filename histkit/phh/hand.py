@@ -6,9 +6,11 @@ these are readings of the record, not guesses): a street begins with its first c
 when no cards are written, with the first action after the betting before it is over; `cc`
 is a check or a call of what the player owes (all-in when that is all they have); `cbr X`
 is the completion on 3rd street, a bet or a raise to a street total of X; a `pb` posts the
-`bring_in` (or all the player has); each ante is the `antes` figure or the player's stack.
-Winnings are each player's total over all pots (`PotKind.TOTAL`), and PHH writes no
-uncalled bet returned: the PHH dialect says so, so the audit does not expect those lines.
+`bring_in` (or all the player has); each ante is the `antes` figure or the player's stack;
+a bet nobody called goes back to its bettor when its street ends (no action says so).
+Winnings are each player's total over all pots (`PotKind.TOTAL`): `winnings`, else what
+`finishing_stacks` leave after the betting; with histkit's `_total_pot` they make the
+summary, one line per player. Shows come after the last card, where a site writes them.
 
 Amounts are integers in the hand's unit: `_unit` (histkit's own field) names it; without
 it, a hand with a `currency` (or `currency_symbol`) is cash written in the currency's

@@ -156,8 +156,10 @@ class _Showdown:
                 shown[e.player] = True
             elif isinstance(e, Muck) and contested and e.player not in folded:
                 shown.setdefault(e.player, False)
-        if contested:  # a player the record knows every card of and writes no decision
-            for p, cards in dealt.items():  # for: shown (the audit reads those cards too)
+        if contested:
+            # a player at the showdown whose every card the record knows, with no show or
+            # muck written, shows (PHH asks each to do one; the audit reads those cards too)
+            for p, cards in dealt.items():
                 if p not in folded and p not in shown and cards and None not in cards:
                     shown[p] = True
         self.order = list(shown.items())  # one decision per player: a show outweighs a muck
@@ -221,7 +223,7 @@ def _actions(
     def next_street(street: int) -> None:
         if sd.done:  # a card the record left out, but the show names: dealt as shown
             for p in sorted(ledger.live, key=list(index).index):
-                want = _CARDS_BY[ledger.street]
+                want = ledger.street  # a player holds as many cards as the street's number
                 if held[p] < want and len(sd.hands[p]) >= want:
                     deal(p, sd.hands[p][held[p] : want])
             if street > ledger.street:
@@ -267,10 +269,6 @@ def _actions(
     street_over(None)
     out.extend(sd.actions())
     return out, unreturned
-
-
-# the cards a player holds once a street is dealt
-_CARDS_BY = {3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
 
 
 def hand_fields(hand: Hand) -> dict[str, Any]:
