@@ -135,9 +135,9 @@ class _HandReader:
         else:
             try:
                 number = Decimal(value) * self.scale
-                # (a huge exponent is out of range: never expanded into digits)
-                whole = number.is_finite() and number.adjusted() < 18
-                whole = whole and number == number.to_integral_value()
+                if not number.is_finite() or number.adjusted() >= 18:  # never expanded
+                    raise HandError(f"{what} is {value!r}: out of range", line)
+                whole = number == number.to_integral_value()
             except ArithmeticError:
                 raise HandError(f"{what} is {value!r}, not an amount", line) from None
             if not whole:

@@ -341,3 +341,30 @@ def test_winnings_become_each_players_total_and_the_summary(tmp_path: Path) -> N
     }
     assert not replay(back).errors and Code.SUMMARY_MISMATCH not in replay(back).codes()
     assert all(e.street <= Street.SEVENTH for e in back.actions())
+
+
+def test_mangled_phh_never_raises() -> None:
+    """Random damage to a PHH file (characters changed, lines dropped or repeated) gives
+    hands or issues, never an exception."""
+    import random
+
+    from histkit.phh import dumps_all
+
+    text = dumps_all(simulate("stud_hilo", 3, players=3, seed=12))
+    rng = random.Random(18)
+    pieces = ["[", "]", "=", '"', "'", "#", "\n", "-1", "1e999", "0.5", "p9", "??", "d db"]
+    for _ in range(400):
+        lines = text.split("\n")
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(lines))
+            what = rng.random()
+            if what < 0.3:
+                del lines[i]
+            elif what < 0.5:
+                lines.insert(i, lines[rng.randrange(len(lines))])
+            else:
+                line = lines[i]
+                at = rng.randrange(len(line) + 1)
+                lines[i] = line[:at] + rng.choice(pieces) + line[at + rng.randint(0, 3) :]
+        for item in read_phh(lines, "mangled.phhs"):
+            assert isinstance(item, Hand | ParseIssue)
