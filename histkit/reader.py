@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from histkit.dialects import Detector, Dialect, detector, get_dialect
+from histkit.dialects.filebase import FileDialect
 from histkit.dialects.sink import clip_line
 from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import Hand
@@ -52,6 +53,7 @@ __all__ = [
     "Chunk",
     "ParseIssue",
     "Span",
+    "file_dialect",
     "iter_chunks",
     "iter_files",
     "iter_hands",
@@ -70,16 +72,17 @@ def read_file_text(path: str | Path, *, fallback: str = "cp1252") -> str:
     return decode_bytes(data, fallback=fallback)
 
 
-HAND_HISTORY_SUFFIXES = (".txt", ".xml")
+HAND_HISTORY_SUFFIXES = (".txt", ".xml", ".phh", ".phhs")
 _FOLDER_SUFFIXES = HAND_HISTORY_SUFFIXES + ARCHIVE_SUFFIXES  # archives: read, or named
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Files in input order. A file named on its own is always read; inside a folder
     (walked recursively, sorted) only hand-history files (`*.txt` and `*.xml`, as the sites
-    write them) and archives (`*.gz`, `*.zip`, ...: read through, or named when histkit
-    cannot open them) are, so a README or a sidecar beside them is not mistaken for a
-    broken hand. Hidden files and folders (".DS_Store", ".git") are left out."""
+    write them, and PHH's `*.phh` and `*.phhs`) and archives (`*.gz`, `*.zip`, ...: read
+    through, or named when histkit cannot open them) are, so a README or a sidecar beside
+    them is not mistaken for a broken hand. Hidden files and folders (".DS_Store", ".git")
+    are left out."""
     for p in paths:
         path = Path(p)
         if path.is_dir():
@@ -125,6 +128,7 @@ class Chunk:
     span: Span | None = None
     whole: bool = False  # the blocks are the whole file (a file of no site's hands is one)
     xml: str | None = None  # an XML site's file, read whole by that dialect (its name)
+    file_dialect: str | None = None  # a file a FileDialect (PHH) claims and reads whole
     nbytes: int = 0  # bytes of the file it accounts for (progress); see `chunk_bytes`
 
 
@@ -190,8 +194,9 @@ def iter_chunks(
                 yield Chunk(source, issue=_unreadable(source, None, reason))
                 continue
             xml = _xml_dialect(head, starts)
+            whole = file_dialect(path.name, head, starts) if xml is None else None
             cuts = None
-            if xml is None and span_bytes is not None:
+            if xml is None and whole is None and span_bytes is not None:
                 with open(path, "rb") as f:
                     cuts = cut_points(f, span_bytes, starts)
         except OSError as e:
@@ -199,6 +204,9 @@ def iter_chunks(
             continue
         if xml is not None:
             yield Chunk(source, xml=xml, nbytes=_size(path))
+            continue
+        if whole is not None:
+            yield Chunk(source, file_dialect=whole, nbytes=_size(path))
             continue
         if cuts is None:
             try:
@@ -290,6 +298,22 @@ def _xml_dialect(head_bytes: bytes, starts: Detector) -> str | None:
     return None
 
 
+def file_dialect(name: str, head_bytes: bytes, starts: Detector) -> str | None:
+    """The dialect (its name) that reads this file whole (PHH), judged from its name and
+    first 4 KB; None when no such dialect claims it."""
+    dialects = [d for d in starts.dialects if isinstance(d, FileDialect)]
+    if not dialects:
+        return None
+    if head_bytes.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = head_bytes.decode("utf-16", errors="replace")
+    else:
+        head = head_bytes.decode("utf-8", errors="replace")
+    for d in dialects:
+        if d.claims_file(name, head):
+            return d.name
+    return None
+
+
 def _file_chunks(
     source: str, f: BinaryIO, starts: Detector, size: int, span: Span | None = None
 ) -> Iterator[Chunk]:
@@ -365,6 +389,8 @@ def parse_chunk(
             yield _unreadable(chunk.source, e.line, f"unreadable file: {e}")
         except OSError as e:
             yield from parse_chunk(_os_issue(chunk.source, e), site=site)
+    elif chunk.file_dialect is not None:
+        yield from _whole_file(chunk, site, digests)
     elif chunk.span is not None:
         span = chunk.span
         try:
@@ -381,6 +407,29 @@ def parse_chunk(
         yield from parse_blocks(
             chunk.blocks, chunk.source, site=site, whole=chunk.whole, digests=digests
         )
+
+
+def _whole_file(
+    chunk: Chunk, site: Site, digests: list[int | None] | None
+) -> Iterator[Hand | ParseIssue]:
+    """The hands and issues of a file a `FileDialect` reads whole; a hand holding a
+    damaged line is rejected at it, as in an XML file."""
+    assert chunk.file_dialect is not None
+    d = get_dialect(chunk.file_dialect)
+    assert isinstance(d, FileDialect)
+    damage: list[Damage] = []
+    own: dict[int, int] | None = {} if digests is not None else None
+    try:
+        with open(chunk.source, "rb") as f:
+            items = d.read_file(_noting(file_lines(f), damage), chunk.source, digests=own)
+            for item in _xml_damage(items, damage, chunk.source):
+                if digests is not None and own is not None and isinstance(item, Hand):
+                    digests.append(own.pop(id(item), None))
+                yield item
+    except UnreadableFile as e:
+        yield _unreadable(chunk.source, e.line, f"unreadable file: {e}")
+    except OSError as e:
+        yield from parse_chunk(_os_issue(chunk.source, e), site=site)
 
 
 # control characters XML forbids that a text line may hold (VT, FF, ESC): for the XML

@@ -28,3 +28,19 @@ needs_corpus = pytest.mark.skipif(
     not POKERSTARS.is_dir(),
     reason="../shared/hands/pokerstars is absent (fresh clone without the shared corpus)",
 )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Tests that record a `summary` property (the PokerKit differential's counts) have it
+    printed at the end of the run, also under pytest-xdist (properties travel with the
+    reports to the controlling process)."""
+    lines = []
+    for reports in terminalreporter.stats.values():
+        for rep in reports:
+            for name, value in getattr(rep, "user_properties", ()):
+                if name == "summary" and getattr(rep, "when", "") == "call":
+                    lines.append(str(value))
+    if lines:
+        terminalreporter.section("recorded summaries")
+        for text in lines:
+            terminalreporter.write_line(text)

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO, TypeVar, cast
 
 from histkit.dialects import Detector
-from histkit.reader import Chunk, Span, iter_chunks
+from histkit.reader import Chunk, Span, file_dialect, iter_chunks
 from histkit.reading.decode import FALLBACK_ENCODING, binary_file
 from histkit.reading.split import Splitter, cut_points
 from histkit.reading.xmlstream import looks_like_xml
@@ -175,7 +175,7 @@ def plan_file(path: str, known: Known | None, starts: Detector, *, audit: bool =
                     return resumed
             f.seek(0)
             head = f.read(_HEAD)
-            if not _whole_file(head):
+            if not _whole_file(head) and file_dialect(path, head, starts) is None:
                 plan = _text_plan(f, path, size, mtime, starts, start=0, start_line=1)
                 if plan is not None:
                     return replace(plan, action=fresh)

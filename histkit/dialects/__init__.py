@@ -46,6 +46,7 @@ DIALECTS: dict[str, str | type[Dialect]] = {
     "absolute": "histkit.dialects.absolute:Absolute",
     "ipoker": "histkit.dialects.ipoker:IPoker",
     "merge": "histkit.dialects.merge:Merge",
+    "phh": "histkit.dialects.phh:Phh",
 }
 _INSTANCES: dict[str, Dialect] = {}
 
@@ -113,7 +114,7 @@ def dialect_of(hand: Hand) -> Dialect | None:
     site histkit does not know."""
     if hand.dialect:
         try:
-            return get_dialect(hand.dialect)
+            return get_dialect(hand.dialect).for_hand(hand)
         except ValueError:
             pass
     found = _site_dialects(hand.site)

@@ -391,6 +391,12 @@ class Dialect:
         text: str = write(hands, newline=newline)
         return text
 
+    def for_hand(self, hand: Hand) -> Dialect:
+        """The dialect whose house rules and way of writing apply to `hand`, which this
+        dialect read: itself (a format that carries hands of many sites, PHH, answers
+        with the hand's site's rules)."""
+        return self
+
     def header_match(self, line: str) -> re.Match[str] | None:
         """The line (without its line end) matched as this site's hand header, or None: the
         one test of "a hand of this site starts here", for detection and the splitter."""
