@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from histkit.dialects import Detector, Dialect, detector, get_dialect
 from histkit.dialects.sink import clip_line
@@ -42,6 +42,9 @@ from histkit.reading.split import (
     text_blocks,
 )
 from histkit.reading.xmlstream import looks_like_xml
+
+if TYPE_CHECKING:
+    from histkit.storage import Remote
 
 Site = str | Dialect | None  # a site's name or dialect to force one; None: detect each hand
 
@@ -139,14 +142,14 @@ def iter_chunks(
     site's (None: each hand's site is detected from its first line)."""
     starts = detector(site)
     size = max_blocks or _STREAM_BLOCKS
-    for path in iter_files(paths):
+    for path in _input_files(paths):
         source = str(path)
         try:
             if not path.exists():
                 raise FileNotFoundError(2, _missing(path))
             if not path.is_file():
                 raise OSError(21, "not a regular file")
-            with open(path, "rb") as f:
+            with path.open("rb") as f:
                 head = f.read(_HEAD)
             what = binary_file(head)
             if what is not None:
@@ -156,7 +159,7 @@ def iter_chunks(
             xml = _xml_dialect(head, starts)
             cuts = None
             if xml is None and span_bytes is not None:
-                with open(path, "rb") as f:
+                with path.open("rb") as f:
                     cuts = cut_points(f, span_bytes, starts)
         except OSError as e:
             yield _os_issue(source, e)
@@ -166,7 +169,7 @@ def iter_chunks(
             continue
         if cuts is None:
             try:
-                with open(path, "rb") as f:
+                with path.open("rb") as f:
                     yield from _file_chunks(source, f, starts, size)
             except OSError as e:
                 yield _os_issue(source, e)
@@ -179,8 +182,32 @@ def iter_chunks(
 _HEAD = 4096  # the first bytes of a file: binary or text, XML or not
 
 
-def _missing(path: Path) -> str:
+def _input_files(paths: Iterable[str | Path]) -> Iterator[Path | Remote]:
+    """`iter_files`, and the files at fsspec URLs among `paths` (`histkit.storage`)."""
+    for p in paths:
+        if isinstance(p, str) and "://" in p:
+            from histkit.storage import is_url, local_path, remote_files
+
+            p = local_path(p)
+            if is_url(p):
+                yield from remote_files(str(p), HAND_HISTORY_SUFFIXES)
+                continue
+        yield from iter_files([p])
+
+
+def _open(source: str) -> BinaryIO:
+    """A file of the input for reading: local, or at an fsspec URL."""
+    if "://" in source:
+        from histkit.storage import open_source
+
+        return open_source(source)
+    return open(source, "rb")
+
+
+def _missing(path: Path | Remote) -> str:
     """Why a path that was listed is not there: a dangling link names its target."""
+    if not isinstance(path, Path):
+        return "no such file or folder"
     try:
         return f"a link to {os.readlink(path)}, which does not exist"
     except OSError:
@@ -253,7 +280,7 @@ def parse_chunk(
         damage: list[Damage] = []
         kept: deque[tuple[int, str]] | None = deque() if digests is not None else None
         try:
-            with open(chunk.source, "rb") as f:
+            with _open(chunk.source) as f:
                 items = d.read_xml(_noting(file_lines(f), damage, kept), chunk.source)
                 for item in _xml_damage(items, damage, chunk.source):
                     if kept is not None and digests is not None:
@@ -270,7 +297,7 @@ def parse_chunk(
     elif chunk.span is not None:
         span = chunk.span
         try:
-            with open(chunk.source, "rb") as f:
+            with _open(chunk.source) as f:
                 f.seek(span.start)
                 data = f.read() if span.end is None else f.read(span.end - span.start)
         except OSError as e:
