@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import os
 import secrets
+import socket
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -63,7 +64,7 @@ class DaskMissingError(ClusterError):
     """dask.distributed is not installed."""
 
 
-def _distributed() -> Any:
+def distributed_module() -> Any:
     try:
         import distributed
     except ImportError:
@@ -79,11 +80,10 @@ def connect(address: str | Client, *, timeout: float = 10.0) -> Client:
     scheduler file that `dask scheduler --scheduler-file` wrote), checked before any work:
     reachable within `timeout` seconds, with at least one worker, whose histkit is this
     one's. A `Client` is checked and returned as it is."""
-    distributed = _distributed()
-    if isinstance(address, distributed.Client):
-        client: Client = address
-        _check_workers(client, str(client.scheduler.address), timeout)
-        return client
+    distributed_module()
+    if not isinstance(address, str):  # a Client
+        _check_workers(address, str(address.scheduler.address), timeout)
+        return address
     address = address.strip()
     if not address:
         raise ClusterError("the scheduler address is empty (e.g. tcp://scheduler-host:8786)")
@@ -95,16 +95,18 @@ def connect(address: str | Client, *, timeout: float = 10.0) -> Client:
             from distributed.comm.addressing import parse_address, parse_host_port
 
             scheme, location = parse_address(address if "://" in address else f"tcp://{address}")
-            if scheme in ("tcp", "tls"):
-                parse_host_port(location)
+            host_port = parse_host_port(location) if scheme in ("tcp", "tls") else None
         except (ValueError, TypeError) as e:
             raise ClusterError(
                 f"not a scheduler address: {address!r} ({_first_line(e)}; e.g. "
                 "tcp://scheduler-host:8786)"
             ) from None
+        if host_port is not None:
+            _reachable(address, host_port, timeout)
         kw["address"] = address
+    distributed = distributed_module()
     try:
-        client = distributed.Client(timeout=timeout, set_as_default=False, **kw)
+        client: Client = distributed.Client(timeout=timeout, set_as_default=False, **kw)
     except (OSError, TimeoutError, ValueError) as e:
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address}: {_first_line(e)}"
@@ -115,6 +117,16 @@ def connect(address: str | Client, *, timeout: float = 10.0) -> Client:
         client.close()
         raise
     return client
+
+
+def _reachable(address: str, host_port: tuple[str, int], timeout: float) -> None:
+    """A refused or unresolvable address is said at once (Dask's client would retry it
+    until its timeout)."""
+    try:
+        socket.create_connection(host_port, timeout=timeout).close()
+    except OSError as e:
+        why = e.strerror or type(e).__name__
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {why}") from None
 
 
 def _check_workers(client: Client, address: str, timeout: float) -> None:
@@ -260,12 +272,15 @@ def tasks(
     files: list[str],
     *,
     site: str | None,
-    span_bytes: int = SPAN_BYTES,
-    task_bytes: int = TASK_BYTES,
+    span_bytes: int | None = None,
+    task_bytes: int | None = None,
     token: str = "",
 ) -> Iterator[tuple[Chunk, ...]]:
     """The input's chunks grouped into tasks, in input order, planned on the cluster (a
-    few planning tasks ahead of the one being read)."""
+    few planning tasks ahead of the one being read). `span_bytes`, `task_bytes`: the
+    sizes of byte ranges and tasks (None: `SPAN_BYTES`, `TASK_BYTES`)."""
+    span_bytes = span_bytes or SPAN_BYTES
+    task_bytes = task_bytes or TASK_BYTES
     groups = iter([files[i : i + PLAN_FILES] for i in range(0, len(files), PLAN_FILES)])
     ahead: deque[Future] = deque()
 
@@ -307,14 +322,14 @@ def run(
     profile: RuleProfile | None = None,
     parts: PartTarget | None = None,
     on_written: Callable[[Mapping[str, int]], None] | None = None,
-    span_bytes: int = SPAN_BYTES,
-    task_bytes: int = TASK_BYTES,
+    span_bytes: int | None = None,
+    task_bytes: int | None = None,
 ) -> Iterator[ChunkResult]:
     """`histkit.parallel.run` on the cluster of `client`: results per chunk, in input
     order, the same as a local run's. `parts`: tasks write their tables there themselves
     (a partitioned result) and `on_written` gets each task's row counts, in order."""
     files = input_files(paths)
-    _check_relative(client, files)
+    check_relative(client, files)
     kw: dict[str, Any] = {"site": site, "tables": tables, "audit": audit, "profile": profile}
     threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
     limit = max(2, 2 * threads)  # tasks in flight: every thread busy, one more waiting each
@@ -326,9 +341,7 @@ def run(
         )
         for index, chunks in enumerate(grouped):
             key = f"histkit-task-{token}-{index:06d}"
-            window.append(
-                client.submit(process, chunks, kw, parts, index, key=key, pure=False)
-            )
+            window.append(client.submit(process, chunks, kw, parts, index, key=key, pure=False))
             if len(window) >= limit:
                 yield from _take(window.popleft(), on_written)
         while window:
@@ -351,7 +364,7 @@ def _take(
 def _result(future: Future) -> Any:
     """A task's result; the cluster's failures as `ClusterError` (a task's own exception,
     a bug, is raised as it is)."""
-    distributed = _distributed()
+    distributed = distributed_module()
     try:
         return future.result()
     except distributed.KilledWorker as e:
@@ -363,7 +376,7 @@ def _result(future: Future) -> Any:
         raise ClusterError(f"lost the Dask scheduler: {_first_line(e)}") from None
 
 
-def _check_relative(client: Client, files: list[str]) -> None:
+def check_relative(client: Client, files: list[str]) -> None:
     """Relative paths name the same files on the workers only when they run in this
     folder: else say so, rather than report every file as missing."""
     from histkit.storage import is_url
