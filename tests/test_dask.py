@@ -21,6 +21,7 @@ import pytest
 from histkit.audit import audit_paths
 from histkit.cli import main
 from histkit.parallel import build_tables
+from histkit.tables import Tables
 from histkit.warehouse import ParquetSink, read_tables, write_tables
 from tests.conftest import CORPUS, SAMPLE_DATA
 
@@ -88,9 +89,15 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _sessions(tmp_path_factory.mktemp("dask") / "sessions")
 
 
+_LOCAL: dict[str, Tables] = {}
+
+
 def _local(paths: list[Path], out: Path, partition_by: tuple[str, ...]) -> dict[str, pa.Table]:
-    """What a local run gives, as read back from its folder."""
-    write_tables(out, build_tables(paths, jobs=1, audit=True), partition_by=partition_by)
+    """What a local run gives, as read back from its folder (parsed once per input)."""
+    key = repr(paths)
+    if key not in _LOCAL:
+        _LOCAL[key] = build_tables(paths, jobs=1, audit=True)
+    write_tables(out, _LOCAL[key], partition_by=partition_by)
     return read_tables(out)
 
 
@@ -190,7 +197,9 @@ def _kill_a_busy_worker(client: distributed.Client) -> str | None:
     return None
 
 
-def test_read_hands_as_dask_dataframes(client: distributed.Client, sessions: Path) -> None:
+def test_read_hands_as_dask_dataframes(
+    client: distributed.Client, sessions: Path, tmp_path: Path
+) -> None:
     pytest.importorskip("dask.dataframe")
     import dask
     import pandas as pd
@@ -199,7 +208,8 @@ def test_read_hands_as_dask_dataframes(client: distributed.Client, sessions: Pat
 
     frames = histkit.dask.read_hands([sessions], scheduler=client, audit=True, task_bytes=30_000)
     assert frames["hands"].npartitions > 3  # one per task
-    want = build_tables([sessions], jobs=1, audit=True).to_pandas(arrow_dtypes=True)
+    _local([sessions], tmp_path / "local", ())
+    want = _LOCAL[repr([sessions])].to_pandas(arrow_dtypes=True)
     got = dask.compute(*frames.values(), scheduler=client.get)
     for name, frame in zip(frames, got, strict=True):
         pd.testing.assert_frame_equal(frame.reset_index(drop=True), want[name], obj=name)
