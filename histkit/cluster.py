@@ -281,15 +281,16 @@ def tasks(
     sizes of byte ranges and tasks (None: `SPAN_BYTES`, `TASK_BYTES`)."""
     span_bytes = span_bytes or SPAN_BYTES
     task_bytes = task_bytes or TASK_BYTES
-    groups = iter([files[i : i + PLAN_FILES] for i in range(0, len(files), PLAN_FILES)])
+    groups = enumerate(files[i : i + PLAN_FILES] for i in range(0, len(files), PLAN_FILES))
+    token = token or secrets.token_hex(4)
     ahead: deque[Future] = deque()
 
     def refill() -> None:
         while len(ahead) < 2:
-            group = next(groups, None)
+            index, group = next(groups, (0, None))
             if group is None:
                 return
-            key = f"histkit-plan-{token}-{len(ahead)}-{secrets.token_hex(3)}"
+            key = f"histkit-plan-{token}-{index:06d}"
             ahead.append(client.submit(plan, group, site, span_bytes, key=key, pure=False))
 
     refill()

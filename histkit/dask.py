@@ -54,7 +54,9 @@ def read_hands(
     `errors`; with `audit`, `awards` and `violations` of each hand's replay under
     `profile`), one partition per task, in input order. Planning the tasks (where files
     are cut) runs now on the cluster; parsing runs when the frames are computed, each
-    task once for all the frames computed together (`dask.compute(*frames.values())`).
+    task once for all the frames computed together (`dask.compute(*frames.values())`),
+    by the default client (a `Client` made with `set_as_default=False`: pass
+    `scheduler=client.get` to `compute`, or the tasks run in this process).
 
     `scheduler`: a `distributed.Client`, or a scheduler's address (None: the current
     client). `site` forces a site's dialect; `span_bytes` and `task_bytes` size the byte

@@ -23,10 +23,11 @@ import re
 import secrets
 import socket
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 from urllib.parse import unquote, urlparse
 
 import pyarrow as pa
@@ -36,9 +37,9 @@ from histkit.warehouse import (
     STAGING_PREFIX,
     ParquetSink,
     WarehouseError,
+    check_record,
     completion_record,
     conform_table,
-    check_record,
 )
 
 __all__ = [
@@ -109,9 +110,9 @@ class Remote:
         fs, path = self._fs
         return bool(fs.isdir(path))
 
-    def open(self, mode: str = "rb") -> IO[bytes]:
+    def open(self, mode: str = "rb") -> BinaryIO:
         fs, path = self._fs
-        f: IO[bytes] = fs.open(path, mode)
+        f: BinaryIO = fs.open(path, mode)
         return f
 
     def files(self, suffixes: tuple[str, ...]) -> list[Remote]:
@@ -129,7 +130,7 @@ class Remote:
         return [r for _, r in sorted(found, key=lambda x: x[0])]
 
 
-def open_source(source: str | Path) -> IO[bytes]:
+def open_source(source: str | Path) -> BinaryIO:
     """A file of the input for reading, local or at a URL (a chunk's `source`)."""
     if is_url(source):
         return Remote(str(source)).open("rb")
@@ -170,9 +171,7 @@ def open_sink(
     """The sink for `-o OUTPUT`: a local folder's `ParquetSink`, or a `UrlSink`."""
     output = local_path(output)
     if is_url(output):
-        return UrlSink(
-            str(output), batch_size=batch_size, audit=audit, partition_by=partition_by
-        )
+        return UrlSink(str(output), batch_size=batch_size, audit=audit, partition_by=partition_by)
     return ParquetSink(output, batch_size=batch_size, audit=audit, partition_by=partition_by)
 
 
@@ -231,10 +230,8 @@ class UrlSink(ParquetSink):
     def abort(self) -> None:
         self._done = True
         self._close_writers()
-        try:
+        with suppress(OSError):  # it is being thrown away (or was never written)
             self._fsspec.rm(self.staging, recursive=True)
-        except OSError:  # it is being thrown away (or was never written)
-            pass
 
     def _commit(self) -> None:
         fs = self._fsspec
@@ -257,10 +254,8 @@ class UrlSink(ParquetSink):
         fs.pipe_file(f"{self._root}/{RECORD}", (json.dumps(record, indent=2) + "\n").encode())
         self.replaced = held
         self._done = self.committed = True
-        try:
+        with suppress(OSError):  # moved away whole: nothing left
             fs.rm(self.staging, recursive=True)
-        except OSError:  # moved away whole: nothing left
-            pass
 
 
 def read_tables(url: str, names: Iterable[str] | None = None) -> dict[str, pa.Table]:

@@ -153,7 +153,8 @@ def _results(args: argparse.Namespace, paths: list[Any], sink: Any, jobs: int, c
         from histkit.parallel import run
 
         return run(paths, jobs=jobs, site=site, audit=args.audit)
-    from histkit.cluster import PartTarget, run as on_cluster
+    from histkit.cluster import PartTarget
+    from histkit.cluster import run as on_cluster
 
     parts = None
     if sink.partition_by:
