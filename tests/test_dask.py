@@ -291,3 +291,30 @@ def test_scheduler_errors(
     monkeypatch.delenv("HISTKIT_SCHEDULER")
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask were not installed
     assert "pip install 'histkit[dask]'" in error("--scheduler", "tcp://127.0.0.1:8786")
+
+
+def test_a_result_at_a_url_is_whole_or_absent(tmp_path: Path) -> None:
+    """At a URL as in a folder: a run that fails leaves the earlier result as it was and
+    no staging behind; a folder without the completion record is refused."""
+    fsspec = pytest.importorskip("fsspec")
+    from histkit import storage
+    from histkit.warehouse import IncompleteResultError
+    from tests.test_packaging import HAND
+
+    f = tmp_path / "h.txt"
+    f.write_text(HAND)
+    tables = build_tables([f], jobs=1)
+    url = "memory://hk-whole"
+    with storage.open_sink(url) as sink:
+        sink.add_tables(tables)
+    assert sink.committed and storage.read_tables(url)["hands"].num_rows == 1
+    with pytest.raises(RuntimeError), storage.open_sink(url, partition_by=("game",)) as sink:
+        sink.add_tables(tables)
+        sink.flush()
+        raise RuntimeError("the run fails")
+    assert storage.read_tables(url)["hands"].equals(tables.hands)
+    fs = fsspec.filesystem("memory")
+    assert not [p for p in fs.find("/hk-whole") if "staging" in p]
+    fs.rm("/hk-whole/_histkit.json")
+    with pytest.raises(IncompleteResultError):
+        storage.read_tables(url)
