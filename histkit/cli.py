@@ -117,8 +117,8 @@ def add_scheduler_option(p: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="run on the Dask cluster of this scheduler instead of local processes: "
         "tcp://host:8786 or a scheduler file (default: $HISTKIT_SCHEDULER, unless --jobs is "
-        "given); results are the same as a local run's. Inputs and -o may then be fsspec "
-        "URLs (s3://bucket/hands/) that every worker reads. Needs pip install 'histkit[dask]'",
+        "given); results are the same as a local run's. Inputs and -o may be fsspec URLs "
+        "(s3://bucket/hands/) that every worker reads. Needs pip install 'histkit[dask]'",
     )
 
 

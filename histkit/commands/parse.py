@@ -19,6 +19,7 @@ from histkit.cli import (
     plural,
     progress_bar,
 )
+from histkit.commands.stats import ExamplesFormatter
 
 EXAMPLES = """\
 examples:
@@ -44,7 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "replaced whole, and a run that fails or is interrupted leaves it as it was."
         ),
         epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=ExamplesFormatter,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     p.add_argument(
