@@ -110,14 +110,16 @@ def check_jobs(jobs: int | None) -> int:
 SCHEDULER_ENV = "HISTKIT_SCHEDULER"
 
 
-def add_scheduler_option(p: argparse.ArgumentParser) -> None:
-    """`--scheduler ADDRESS`: run on a Dask cluster instead of local worker processes."""
+def add_scheduler_option(p: argparse.ArgumentParser, *, output: bool = False) -> None:
+    """`--scheduler ADDRESS`: run on a Dask cluster instead of local worker processes
+    (`output`: -o may be a URL too)."""
+    where = "Inputs and -o" if output else "Inputs"
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         help="run on the Dask cluster of this scheduler instead of local processes: "
         "tcp://host:8786 or a scheduler file (default: $HISTKIT_SCHEDULER, unless --jobs is "
-        "given); results are the same as a local run's. Inputs and -o may be fsspec URLs "
+        f"given); results are the same as a local run's. {where} may be fsspec URLs "
         "(s3://bucket/hands/) that every worker reads. Needs pip install 'histkit[dask]'",
     )
 

@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="accepted for older scripts; a result already in OUTDIR is always replaced whole",
     )
     add_jobs_option(p)
-    add_scheduler_option(p)
+    add_scheduler_option(p, output=True)
     p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=_run_parse)
