@@ -379,16 +379,26 @@ def audit_paths(
     site: str | None = None,
     on_progress: Callable[[int, int], object] | None = None,
     keep: Callable[[StackRecord], bool] | None = None,
+    client: Any = None,
 ) -> AuditReport:
     """Audit hand-history files or folders, replaying in `jobs` processes; the report is
     the same for any `jobs`. `profile` None: each hand under its site's house rules;
     `site` None: each hand's site detected from its text. `on_progress(n, nbytes)` is called as
     each chunk of n hands is done. `keep`: only the hands it keeps are reported (rejected
-    hands and unreadable files always are: they cannot be told apart)."""
+    hands and unreadable files always are: they cannot be told apart). `client`: a
+    `dask.distributed` client whose cluster replays instead (`histkit.cluster`), with
+    the same report."""
     from histkit.parallel import run
 
+    kw: dict[str, Any] = {"site": site, "tables": False, "audit": True, "profile": profile}
+    if client is None:
+        results = run(paths, jobs=jobs, **kw)
+    else:
+        from histkit.cluster import run as on_cluster
+
+        results = on_cluster(paths, client=client, **kw)
     tally = _Tally(keep)
-    for r in run(paths, jobs=jobs, site=site, tables=False, audit=True, profile=profile):
+    for r in results:
         tally.add_chunk(r)
         if on_progress is not None:
             on_progress(r.hands, r.nbytes)

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from histkit.dialects import Detector, Dialect, detector, get_dialect
 from histkit.dialects.filebase import FileDialect
@@ -46,6 +46,9 @@ from histkit.reading.split import (
     text_blocks,
 )
 from histkit.reading.xmlstream import looks_like_xml
+
+if TYPE_CHECKING:
+    from histkit.storage import Remote
 
 Site = str | Dialect | None  # a site's name or dialect to force one; None: detect each hand
 
@@ -168,16 +171,16 @@ def iter_chunks(
     one unreadable file, to be extracted first)."""
     starts = detector(site)
     size = max_blocks or _STREAM_BLOCKS
-    for path in iter_files(paths):
+    for path in _input_files(paths):
         source = str(path)
         try:
             if not path.exists():
                 raise FileNotFoundError(2, _missing(path))
             if not path.is_file():
                 raise OSError(21, "not a regular file")
-            with open(path, "rb") as f:
+            with path.open("rb") as f:
                 head = f.read(_HEAD)
-            kind = container_kind(path, head)
+            kind = container_kind(path, head) if isinstance(path, Path) else None
             if kind is not None:
                 if containers:
                     yield from _member_chunks(source, kind, starts, size)
@@ -185,7 +188,7 @@ def iter_chunks(
                     why = f"unreadable file: a {kind} archive; extract its files to import them"
                     yield Chunk(source, issue=_unreadable(source, None, why))
                 continue
-            if stream_kind(head) is not None:
+            if stream_kind(head) is not None and isinstance(path, Path):
                 yield from _compressed_chunks(source, starts, size)
                 continue
             what = binary_file(head)
@@ -197,7 +200,7 @@ def iter_chunks(
             whole = file_dialect(path.name, head, starts) if xml is None else None
             cuts = None
             if xml is None and whole is None and span_bytes is not None:
-                with open(path, "rb") as f:
+                with path.open("rb") as f:
                     cuts = cut_points(f, span_bytes, starts)
         except OSError as e:
             yield _os_issue(source, e)
@@ -210,7 +213,7 @@ def iter_chunks(
             continue
         if cuts is None:
             try:
-                with open(path, "rb") as f:
+                with path.open("rb") as f:
                     yield from _file_chunks(source, f, starts, size)
             except OSError as e:
                 yield _os_issue(source, e)
@@ -267,15 +270,43 @@ def _opened_chunks(
         yield Chunk(source, issue=_unreadable(source, None, f"unreadable compressed data: {e}"))
 
 
-def _size(path: Path) -> int:
+def _size(path: Path | Remote) -> int:
+    """A local file's size (0 for a file at a URL, or one that cannot be stat'ed)."""
+    if not isinstance(path, Path):
+        return 0
     try:
         return path.stat().st_size
     except OSError:
         return 0
 
 
-def _missing(path: Path) -> str:
+def _input_files(paths: Iterable[str | Path]) -> Iterator[Path | Remote]:
+    """`iter_files`, and the files at fsspec URLs among `paths` (`histkit.storage`)."""
+    for p in paths:
+        if isinstance(p, str) and "://" in p:
+            from histkit.storage import is_url, local_path, remote_files
+
+            p = local_path(p)
+            if is_url(p):
+                yield from remote_files(str(p), HAND_HISTORY_SUFFIXES)
+                continue
+        yield from iter_files([p])
+
+
+def _open(source: str) -> BinaryIO:
+    """A file of the input for reading: at an fsspec URL, or local (decompressed, or a
+    member of an archive: `histkit.reading.archive`)."""
+    if "://" in source:
+        from histkit.storage import open_source as open_url
+
+        return open_url(source)
+    return open_source(source)
+
+
+def _missing(path: Path | Remote) -> str:
     """Why a path that was listed is not there: a dangling link names its target."""
+    if not isinstance(path, Path):
+        return "no such file or folder"
     try:
         return f"a link to {os.readlink(path)}, which does not exist"
     except OSError:
@@ -375,7 +406,7 @@ def parse_chunk(
         damage: list[Damage] = []
         kept: deque[tuple[int, str]] | None = deque() if digests is not None else None
         try:
-            with open_source(chunk.source) as f:
+            with _open(chunk.source) as f:
                 items = d.read_xml(_noting(file_lines(f), damage, kept), chunk.source)
                 for item in _xml_damage(items, damage, chunk.source):
                     if kept is not None and digests is not None:
@@ -394,7 +425,7 @@ def parse_chunk(
     elif chunk.span is not None:
         span = chunk.span
         try:
-            with open(chunk.source, "rb") as f:
+            with _open(chunk.source) as f:
                 f.seek(span.start)
                 data = f.read() if span.end is None else f.read(span.end - span.start)
         except OSError as e:
@@ -420,7 +451,7 @@ def _whole_file(
     damage: list[Damage] = []
     own: dict[int, int] | None = {} if digests is not None else None
     try:
-        with open(chunk.source, "rb") as f:
+        with _open(chunk.source) as f:
             items = d.read_file(_noting(file_lines(f), damage), chunk.source, digests=own)
             for item in _xml_damage(items, damage, chunk.source):
                 if digests is not None and own is not None and isinstance(item, Hand):

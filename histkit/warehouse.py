@@ -25,7 +25,7 @@ import secrets
 import shutil
 import signal
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,8 +48,12 @@ __all__ = [
     "ParquetSink",
     "WarehouseError",
     "holds_tables",
+    "check_record",
+    "completion_record",
+    "conform_table",
     "read_record",
     "read_tables",
+    "write_parts",
     "write_tables",
 ]
 
@@ -96,19 +100,15 @@ class ParquetSink:
         audit: bool = False,
         partition_by: tuple[str, ...] = (),
         overwrite: bool = False,
+        filesystem: Any = None,
     ) -> None:
         unknown = [k for k in partition_by if k not in PARTITION_KEYS]
         if unknown:
             raise WarehouseError(
                 f"cannot partition by {', '.join(unknown)}; choose from {', '.join(PARTITION_KEYS)}"
             )
-        self.directory = Path(directory)
-        if self.directory.exists() and not self.directory.is_dir():
-            raise WarehouseError(f"{self.directory} is a file, not a folder")
-        self._created = not self.directory.exists()  # then an aborted run removes it again
-        self.directory.mkdir(parents=True, exist_ok=True)
-        _check_replaceable(self.directory)  # refuse now, not after the whole parse
-        remove_stale_staging(self.directory)
+        self._filesystem = filesystem  # pyarrow's, of the staging folder (None: local)
+        self.staging: Any = self._prepare(directory)
         self.batch_size = batch_size
         self.compression = compression
         self.audit = audit
@@ -123,19 +123,39 @@ class ParquetSink:
         self._pending_hands = 0
         self._parts = 0
         self.counts: dict[str, int] = dict.fromkeys(self.names, 0)
-        self.staging = self.directory / f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
-        self.staging.mkdir()
         try:
             if not self.partition_by:
                 import pyarrow.parquet as pq
 
                 for name in self.names:
                     self._writers[name] = pq.ParquetWriter(
-                        self.staging / f"{name}.parquet", SCHEMAS[name], compression=compression
+                        f"{self.staging}/{name}.parquet",
+                        SCHEMAS[name],
+                        compression=compression,
+                        filesystem=filesystem,
                     )
         except BaseException:
             self.abort()
             raise
+
+    def _prepare(self, directory: str | Path) -> Any:
+        """Check the output folder, make it and a staging folder in it: the staging
+        folder (overridden for a URL: `histkit.storage.UrlSink`)."""
+        self.directory = Path(directory)
+        if self.directory.exists() and not self.directory.is_dir():
+            raise WarehouseError(f"{self.directory} is a file, not a folder")
+        self._created = not self.directory.exists()  # then an aborted run removes it again
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _check_replaceable(self.directory)  # refuse now, not after the whole parse
+        remove_stale_staging(self.directory)
+        staging = self.directory / f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+        staging.mkdir()
+        return staging
+
+    def parts_location(self) -> str:
+        """Where others may write part files of a partitioned result (`write_parts`): the
+        staging folder, as an absolute path (or a URL) that cluster workers can reach."""
+        return os.path.abspath(self.staging)
 
     def add(self, item: Hand | IssueLike) -> None:
         """One hand (or parse issue)."""
@@ -174,46 +194,23 @@ class ParquetSink:
             self.counts[name] += table.num_rows
 
     def _write_partitioned(self, merged: dict[str, pa.Table]) -> None:
-        import pyarrow.compute as pc
-        import pyarrow.dataset as ds
-
-        hands = merged["hands"]
-        keys = {
-            "game": hands["game"],
-            "date": pc.strftime(hands["started_at"], format="%Y-%m-%d"),
-            "site": hands["site"],
-            "table": hands["table"],
-        }
-        fmt = ds.ParquetFileFormat()
-        opts = fmt.make_write_options(compression=self.compression)
-        partitioning = _partitioning(self.partition_by)
         part = f"part-{self._parts:06d}"  # zero-padded: file order is write order
-        for name, table in merged.items():
-            if not table.num_rows or name == "errors":
-                continue
-            # each row's partition values are its hand's (rows keep their order)
-            at = pc.index_in(table["hand_id"], value_set=hands["hand_id"])
-            for k in self.partition_by:
-                col = keys[k] if name == "hands" else keys[k].take(at)
-                if k in table.column_names:
-                    table = table.drop_columns([k])
-                table = table.append_column(k, col)
-            ds.write_dataset(
-                table,
-                self.staging / name,
-                format=fmt,
-                file_options=opts,
-                partitioning=partitioning,
-                basename_template=f"{part}-{{i}}.parquet",
-                existing_data_behavior="overwrite_or_ignore",
-            )
-        errors = merged.get("errors")
-        if errors is not None and errors.num_rows:
-            import pyarrow.parquet as pq
-
-            (self.staging / "errors").mkdir(exist_ok=True)
-            pq.write_table(errors, self.staging / "errors" / f"{part}.parquet")
+        write_parts(
+            merged,
+            self.staging,
+            self.partition_by,
+            part,
+            compression=self.compression,
+            filesystem=self._filesystem,
+        )
         self._parts += 1
+
+    def add_written(self, counts: Mapping[str, int]) -> None:
+        """Rows written into `staging` by others (cluster tasks writing their own part
+        files of a partitioned result, `write_parts`): counted for the completion record."""
+        for name, n in counts.items():
+            if name in self.counts:
+                self.counts[name] += n
 
     def close(self) -> None:
         """Write what is pending and commit: the tables become the folder's result."""
@@ -232,25 +229,20 @@ class ParquetSink:
     def abort(self) -> None:
         """Drop everything written: the folder stays as it was before the run."""
         self._done = True
-        for w in self._writers.values():
-            with suppress(Exception):  # it is being thrown away
-                w.close()
-        self._writers = {}
+        self._close_writers()
         shutil.rmtree(self.staging, ignore_errors=True)
         if self._created and not self.committed:
             with suppress(OSError):  # only if nothing else was put there meanwhile
                 self.directory.rmdir()
 
+    def _close_writers(self) -> None:
+        for w in self._writers.values():
+            with suppress(Exception):  # it is being thrown away
+                w.close()
+        self._writers = {}
+
     def _commit(self) -> None:
-        record = {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "histkit_version": _version(),
-            "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "audit": self.audit,
-            "partition_by": list(self.partition_by),
-            "tables": {name: {"rows": self.counts[name]} for name in self.names},
-        }
+        record = completion_record(self.audit, self.partition_by, self.names, self.counts)
         _fsync_tree(self.staging)  # the data is on disk before the record says it is
         with _locked(self.directory), _interrupt_deferred():
             _check_replaceable(self.directory)
@@ -292,6 +284,83 @@ def write_tables(
         partition_by=partition_by,
     ) as sink:
         sink.add_tables(tables)
+
+
+def completion_record(
+    audit: bool, partition_by: tuple[str, ...], names: Iterable[str], counts: Mapping[str, int]
+) -> dict[str, Any]:
+    """What `_histkit.json` says of a result: format, versions, tables and their rows."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "histkit_version": _version(),
+        "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "audit": audit,
+        "partition_by": list(partition_by),
+        "tables": {name: {"rows": counts[name]} for name in names},
+    }
+
+
+def write_parts(
+    tables: Mapping[str, pa.Table],
+    root: str | Path,
+    partition_by: tuple[str, ...],
+    part: str,
+    *,
+    compression: str = "zstd",
+    filesystem: Any = None,
+) -> dict[str, int]:
+    """One part of a partitioned result: each table's rows under `root/<table>/k=v/...`
+    in files named `<part>-0.parquet` (errors: `root/errors/<part>.parquet`), rows in the
+    order given; the rows written per table. Names depend on `part` alone, so writing the
+    same part again (a cluster task retried) replaces its files, never adds to them.
+    `filesystem`: a pyarrow filesystem `root` is on (None: the local one)."""
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    hands = tables["hands"]
+    keys = {
+        "game": hands["game"],
+        "date": pc.strftime(hands["started_at"], format="%Y-%m-%d"),
+        "site": hands["site"],
+        "table": hands["table"],
+    }
+    fmt = ds.ParquetFileFormat()
+    opts = fmt.make_write_options(compression=compression)
+    partitioning = _partitioning(partition_by)
+    base = str(root).rstrip("/")
+    for name, table in tables.items():
+        if not table.num_rows or name == "errors":
+            continue
+        # each row's partition values are its hand's (rows keep their order)
+        at = pc.index_in(table["hand_id"], value_set=hands["hand_id"])
+        for k in partition_by:
+            col = keys[k] if name == "hands" else keys[k].take(at)
+            if k in table.column_names:
+                table = table.drop_columns([k])
+            table = table.append_column(k, col)
+        ds.write_dataset(
+            table,
+            f"{base}/{name}",
+            format=fmt,
+            file_options=opts,
+            partitioning=partitioning,
+            basename_template=f"{part}-{{i}}.parquet",
+            existing_data_behavior="overwrite_or_ignore",
+            filesystem=filesystem,
+            # one thread: with several, pyarrow may reorder a partition's rows
+            use_threads=False,
+        )
+    errors = tables.get("errors")
+    if errors is not None and errors.num_rows:
+        import pyarrow.parquet as pq
+
+        if filesystem is None:
+            Path(base, "errors").mkdir(parents=True, exist_ok=True)
+        else:
+            filesystem.create_dir(f"{base}/errors", recursive=True)
+        pq.write_table(errors, f"{base}/errors/{part}.parquet", filesystem=filesystem)
+    return {name: t.num_rows for name, t in tables.items()}
 
 
 def remove_stale_staging(directory: Path) -> None:
@@ -462,23 +531,31 @@ def read_record(folder: str | Path) -> dict[str, Any]:
     """The completion record of `folder`, or `IncompleteResultError` if it has none."""
     d = Path(folder)
     try:
-        text = (d / RECORD).read_text(encoding="utf-8")
+        text: str | None = (d / RECORD).read_text(encoding="utf-8")
     except FileNotFoundError:
+        text = None
+    return check_record(str(d), text)
+
+
+def check_record(where: str, text: str | None) -> dict[str, Any]:
+    """The completion record of the result at `where` from its text (None: there is
+    none), or the error that says why the result cannot be read."""
+    if text is None:
         raise IncompleteResultError(
-            f"{d} holds tables of a run that did not complete (no {RECORD}); "
+            f"{where} holds tables of a run that did not complete (no {RECORD}); "
             "run histkit parse again"
-        ) from None
+        )
     try:
         record = json.loads(text)
         version = int(record["format_version"])
         tables = record["tables"]
     except (ValueError, KeyError, TypeError):
-        raise WarehouseError(f"{d / RECORD} is damaged; run histkit parse again") from None
+        raise WarehouseError(f"{where}/{RECORD} is damaged; run histkit parse again") from None
     if record.get("format") != FORMAT or not isinstance(tables, dict):
-        raise WarehouseError(f"{d / RECORD} is not a histkit completion record")
+        raise WarehouseError(f"{where}/{RECORD} is not a histkit completion record")
     if version > FORMAT_VERSION:
         raise WarehouseError(
-            f"{d} was written by a newer histkit ({record.get('histkit_version')}); "
+            f"{where} was written by a newer histkit ({record.get('histkit_version')}); "
             "upgrade histkit to read it"
         )
     return dict(record)
@@ -515,16 +592,26 @@ def _read_table(d: Path, name: str, keys: list[str]) -> pa.Table:
     flat, folder = _table_paths(d, name)
     if flat.is_file():
         return pq.read_table(flat)
-    schema = SCHEMAS.get(name)
     if not folder.is_dir():  # a partitioned table with no rows has no folder
-        if schema is None:
-            raise WarehouseError(f"{d}: table {name} is missing; run histkit parse again")
-        return schema.empty_table()
+        return conform_table(name, None, keys, where=str(d))
     import pyarrow.dataset as ds
 
     hive = keys and name != "errors"
     data = ds.dataset(folder, format="parquet", partitioning=_partitioning(keys) if hive else None)
-    table = data.to_table()
+    return conform_table(name, data.to_table(), keys, where=str(d))
+
+
+def conform_table(
+    name: str, table: pa.Table | None, keys: list[str], *, where: str = "the result"
+) -> pa.Table:
+    """A partitioned table as read, with its own schema again: its own columns in its own
+    order, partition values that are not its columns dropped, those that are with the
+    column's type. None: a table with no rows (it has no folder)."""
+    schema = SCHEMAS.get(name)
+    if table is None:
+        if schema is None:
+            raise WarehouseError(f"{where}: table {name} is missing; run histkit parse again")
+        return schema.empty_table()
     if schema is None:
         return table
     # the table's own columns, in its own order: partition values that are not columns of

@@ -30,10 +30,12 @@ __all__ = [
     "UsageError",
     "add_filter_options",
     "add_jobs_option",
+    "add_scheduler_option",
     "add_site_option",
     "add_source_options",
     "check_jobs",
     "check_output_file",
+    "check_scheduler",
     "check_site",
     "existing_paths",
     "filters_from",
@@ -349,6 +351,42 @@ def check_jobs(jobs: int | None) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     return jobs
+
+
+SCHEDULER_ENV = "HISTKIT_SCHEDULER"
+
+
+def add_scheduler_option(p: argparse.ArgumentParser, *, output: bool = False) -> None:
+    """`--scheduler ADDRESS`: run on a Dask cluster instead of local worker processes
+    (`output`: -o may be a URL too)."""
+    where = "Inputs and -o" if output else "Inputs"
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster of this scheduler instead of local processes: "
+        "tcp://host:8786 or a scheduler file (default: $HISTKIT_SCHEDULER, unless --jobs is "
+        f"given); results are the same as a local run's. {where} may be fsspec URLs "
+        "(s3://bucket/hands/) that every worker reads. Needs pip install 'histkit[dask]'",
+    )
+
+
+def check_scheduler(args: argparse.Namespace) -> Any:
+    """A client of the --scheduler (or $HISTKIT_SCHEDULER) cluster, checked before any
+    work, or None to run locally; a usage error for an address given with --jobs, for
+    a scheduler that cannot be reached, or without Dask installed."""
+    address, where = args.scheduler, "--scheduler"
+    if address is not None and args.jobs is not None:
+        raise UsageError("give --scheduler or --jobs, not both (--jobs runs local processes)")
+    if address is None and args.jobs is None:
+        address, where = os.environ.get(SCHEDULER_ENV, "").strip() or None, SCHEDULER_ENV
+    if address is None:
+        return None
+    from histkit.cluster import ClusterError, connect
+
+    try:
+        return connect(address)
+    except ClusterError as e:
+        raise UsageError(f"{where}: {e}") from None
 
 
 # ------------------------------------------------------------------------ progress

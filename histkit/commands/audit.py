@@ -9,7 +9,7 @@ import json
 import sys
 from collections import Counter
 from itertools import groupby
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from histkit.commands._options import (
     EXIT_FOUND,
@@ -18,10 +18,12 @@ from histkit.commands._options import (
     UsageError,
     add_filter_options,
     add_jobs_option,
+    add_scheduler_option,
     add_site_option,
     add_source_options,
     check_jobs,
     check_output_file,
+    check_scheduler,
     filters_from,
     input_bytes,
     nothing_read,
@@ -47,6 +49,7 @@ examples:
   histkit audit --db --since 2024-06-01       # stored in the hand database (the default file)
   histkit audit --db my.duckdb --site wpn --cash
   histkit audit sessions/ --profile casino    # under Robert's Rules (hand histories only)
+  histkit audit s3://bucket/hands/ --scheduler tcp://scheduler-host:8786   # on a Dask cluster
 """
 
 
@@ -96,19 +99,50 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-continuity", action="store_true", help="skip stack checks across hands")
     add_site_option(p)
     add_jobs_option(p)
+    add_scheduler_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    filters = filters_from(args, player=args.player)
+    check_output_file(args.output)
+    source = _source(args)
+    client = check_scheduler(args) if source.kind == "text" else None
+    try:
+        return _audit(args, filters, source, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _source(args: argparse.Namespace) -> Source:
+    """As `source_from`; hand histories at fsspec URLs (read on a cluster's workers, or
+    here) are a source of their own kind's."""
+    from histkit.sources import Source
+    from histkit.storage import input_paths, is_url
+
+    if args.db is None and any(is_url(p) for p in args.paths):
+        try:
+            return Source("text", tuple(input_paths(args.paths)))  # type: ignore[arg-type]
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    source = source_from(args)
+    if source.kind != "text" and args.scheduler:
+        raise UsageError(
+            f"--scheduler: {source.describe()} holds a stored audit, read here; give hand "
+            "histories to replay them on the cluster"
+        )
+    return source
+
+
+def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: Any) -> int:
     from histkit.audit import audit_paths
+    from histkit.cluster import ClusterError
     from histkit.rules import RuleProfile, load_profile
     from histkit.sources import record_filter
 
-    filters = filters_from(args, player=args.player)
-    jobs = check_jobs(args.jobs)
-    check_output_file(args.output)
-    source = source_from(args)
+    jobs = check_jobs(args.jobs) if client is None else 0
     profile: RuleProfile | None = None
     if source.kind != "text":
         if args.profile:
@@ -124,16 +158,20 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, OSError) as e:
             raise UsageError(str(e)) from None
         size = 0 if args.quiet else input_bytes(source.paths)
-        with progress_bar(enabled=not args.quiet, desc="auditing", total_bytes=size) as bar:
-            report = audit_paths(
-                source.paths,
-                profile,
-                jobs=jobs,
-                continuity=not args.no_continuity,
-                site=args.site,
-                on_progress=bar.update,
-                keep=keep,
-            )
+        try:
+            with progress_bar(enabled=not args.quiet, desc="auditing", total_bytes=size) as bar:
+                report = audit_paths(
+                    source.paths,
+                    profile,
+                    jobs=jobs,
+                    continuity=not args.no_continuity,
+                    site=args.site,
+                    on_progress=bar.update,
+                    keep=keep,
+                    client=client,
+                )
+        except ClusterError as e:
+            raise UsageError(str(e)) from None
     if report.hands == 0 and not report.rejected:
         raise nothing_read(
             args,

@@ -12,10 +12,11 @@ from histkit.commands._options import (
     ExamplesFormatter,
     UsageError,
     add_jobs_option,
+    add_scheduler_option,
     add_site_option,
     check_jobs,
+    check_scheduler,
     check_site,
-    existing_paths,
     input_bytes,
     nothing_read,
     plural,
@@ -26,8 +27,11 @@ EXAMPLES = """\
 examples:
   histkit parse sessions/ -o out/                     # hands, seats, actions, cards, errors
   histkit parse sessions/ -o out/ --audit             # and the audit's awards and violations
-  histkit parse sessions/ -o warehouse/ --partition-by game,date
+  histkit parse sessions/ -o warehouse/ --partition-by game,date --jobs 4
   histkit parse HH20240612.txt --site pokerstars -o out/ --strict   # exit 1 on a rejected hand
+  histkit parse /shared/hands/ -o /shared/out/ --scheduler tcp://scheduler-host:8786
+  histkit parse s3://bucket/hands/ -o s3://bucket/tables/ --partition-by game,date \\
+      --scheduler tcp://scheduler-host:8786   # each task writes its own part files
 """
 
 
@@ -48,7 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=ExamplesFormatter,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
-    p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUTDIR", help="output folder (or fsspec URL)"
+    )
     add_site_option(p)
     p.add_argument(
         "--batch-size", type=int, default=5000, help="hands per Parquet row group (default 5000)"
@@ -70,19 +76,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="accepted for older scripts; a result already in OUTDIR is always replaced whole",
     )
     add_jobs_option(p)
+    add_scheduler_option(p, output=True)
     p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=_run_parse)
 
 
 def _run_parse(args: argparse.Namespace) -> int:
-    from histkit.parallel import run
-    from histkit.warehouse import ParquetSink, WarehouseError
+    from histkit.cluster import ClusterError
+    from histkit.storage import input_paths
+    from histkit.warehouse import WarehouseError
 
-    paths = existing_paths(args.paths)
+    try:
+        paths = input_paths(args.paths)
+    except WarehouseError as e:
+        raise UsageError(str(e)) from None
     if args.batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
-    jobs = check_jobs(args.jobs)
+    client = check_scheduler(args)
+    try:
+        return _parse(args, paths, client)
+    except ClusterError as e:
+        raise UsageError(str(e)) from None
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
+    from histkit.storage import open_sink
+    from histkit.warehouse import WarehouseError
+
+    jobs = check_jobs(args.jobs) if client is None else 0
     files: dict[str, set[str]] = {}  # file -> the sites of its hands
     sites: Counter[tuple[str, str]] = Counter()
     skipped: Counter[str] = Counter()
@@ -90,12 +115,11 @@ def _run_parse(args: argparse.Namespace) -> int:
     unknown: list[Any] = []
     unreadable: list[Any] = []  # files that could not be read (counted as files, not hands)
     try:
-        sink = ParquetSink(
+        sink = open_sink(
             args.output,
             batch_size=args.batch_size,
             audit=args.audit,
             partition_by=parse_partition(args.partition_by),
-            overwrite=args.overwrite,
         )
     except WarehouseError as e:
         raise UsageError(str(e)) from None
@@ -106,7 +130,7 @@ def _run_parse(args: argparse.Namespace) -> int:
         # an exception or Ctrl-C leaves OUTDIR as it was
         size = 0 if args.quiet else input_bytes(paths)
         with sink, progress_bar(enabled=not args.quiet, desc="parsing", total_bytes=size) as bar:
-            for r in run(paths, jobs=jobs, site=check_site(args.site), audit=args.audit):
+            for r in _results(args, paths, sink, jobs, client):
                 if r.tables is not None:
                     sink.add_tables(r.tables)
                 found = files.setdefault(r.source, set())
@@ -133,6 +157,25 @@ def _run_parse(args: argparse.Namespace) -> int:
         )
         print(summary + _replaced(sink.replaced, args.output))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
+
+
+def _results(args: argparse.Namespace, paths: list[Any], sink: Any, jobs: int, client: Any) -> Any:
+    """Each chunk's result, from local processes or the cluster (where the tasks write a
+    partitioned result's part files themselves)."""
+    site = check_site(args.site)
+    if client is None:
+        from histkit.parallel import run
+
+        return run(paths, jobs=jobs, site=site, audit=args.audit)
+    from histkit.cluster import PartTarget
+    from histkit.cluster import run as on_cluster
+
+    parts = None
+    if sink.partition_by:
+        parts = PartTarget(sink.parts_location(), sink.partition_by, sink.compression)
+    return on_cluster(
+        paths, client=client, site=site, audit=args.audit, parts=parts, on_written=sink.add_written
+    )
 
 
 def _replaced(held: str | None, outdir: str) -> str:

@@ -1,0 +1,320 @@
+"""On a Dask cluster (`--scheduler`, `histkit.dask`): the same tables and audit as a local
+run, flat and partitioned, on the real corpus and on simulated sessions; a worker killed
+mid-run changes nothing; files a worker cannot read are reported; inputs and outputs at
+fsspec URLs. Each test module run starts a real 2-process `LocalCluster` and closes it."""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from histkit.audit import audit_paths
+from histkit.cli import main
+from histkit.parallel import build_tables
+from histkit.tables import Tables
+from histkit.warehouse import ParquetSink, read_tables, write_tables
+from tests.conftest import CORPUS, SAMPLE_DATA
+
+distributed = pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+
+from histkit import cluster  # noqa: E402
+
+TIMEOUT = 300  # seconds: a hung cluster test fails (its process ends) instead of hanging CI
+
+
+@pytest.fixture(autouse=True)
+def _watchdog() -> Iterator[None]:
+    faulthandler.dump_traceback_later(TIMEOUT, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A real cluster: two worker processes of one thread, as on the CI's two cores."""
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.CRITICAL,
+    ) as c:
+        yield c.scheduler_address
+
+
+@pytest.fixture
+def client(scheduler: str) -> Iterator[distributed.Client]:
+    with distributed.Client(scheduler, set_as_default=False) as c:
+        yield c
+
+
+@pytest.fixture
+def small_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Byte ranges and tasks of a few KB, so small inputs make many tasks."""
+    monkeypatch.setattr(cluster, "SPAN_BYTES", 20_000)
+    monkeypatch.setattr(cluster, "TASK_BYTES", 30_000)
+
+
+def _sessions(folder: Path) -> Path:
+    """Simulated sessions of several sites and games (one with planted faults), and
+    files that test where a byte range may be cut (UTF-16, CRLF, cp1252, binary data,
+    junk between hands, empty), and a dangling link: unreadable on every worker."""
+    from histkit.simulate import write_session
+    from tests.test_parallel import _awkward_files
+
+    folder.mkdir(parents=True, exist_ok=True)
+    write_session(folder / "a_stars_hilo.txt", "stud_hilo", 150, players=8, seed=1, tables=2)
+    write_session(folder / "b_ftp_razz.txt", "razz", 60, seed=2, site="fulltilt")
+    write_session(folder / "c_winamax_stud.txt", "stud", 60, seed=3, site="winamax")
+    write_session(folder / "d_faults.txt", "stud_hilo", 80, seed=4, faults=0.1, sidecar=None)
+    write_session(folder / "e_tourney.txt", "stud", 40, seed=5, tournament=True)
+    (folder / "f_awkward").mkdir()
+    _awkward_files(folder / "f_awkward")
+    (folder / "g_gone.txt").symlink_to(folder / "no-such-file.txt")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _sessions(tmp_path_factory.mktemp("dask") / "sessions")
+
+
+_LOCAL: dict[str, Tables] = {}
+
+
+def _local(paths: list[Path], out: Path, partition_by: tuple[str, ...]) -> dict[str, pa.Table]:
+    """What a local run gives, as read back from its folder (parsed once per input)."""
+    key = repr(paths)
+    if key not in _LOCAL:
+        _LOCAL[key] = build_tables(paths, jobs=1, audit=True)
+    write_tables(out, _LOCAL[key], partition_by=partition_by)
+    return read_tables(out)
+
+
+def _same(got: dict[str, pa.Table], want: dict[str, pa.Table]) -> None:
+    assert set(got) == set(want)
+    for name, table in want.items():
+        assert got[name].num_rows == table.num_rows, name
+        assert got[name].equals(table), name
+
+
+@pytest.mark.parametrize("partition_by", [(), ("game", "date", "site")])
+def test_parse_on_the_cluster_gives_the_local_tables(
+    scheduler: str, sessions: Path, tmp_path: Path, small_tasks: None, partition_by: tuple[str, ...]
+) -> None:
+    want = _local([sessions], tmp_path / "local", partition_by)
+    assert want["hands"].num_rows > 400
+    kinds = set(want["errors"]["kind"].to_pylist())
+    assert {"rejected", "unreadable"} <= kinds  # the awkward files and the dangling link
+    argv = ["parse", str(sessions), "-o", str(tmp_path / "dask"), "-q", "--audit"]
+    if partition_by:
+        argv += ["--partition-by", ",".join(partition_by)]
+    assert main([*argv, "--scheduler", scheduler]) == 0
+    _same(read_tables(tmp_path / "dask"), want)
+    # the workers wrote the part files: more than one task's
+    if partition_by:
+        parts = {p.name.split("-")[1] for p in (tmp_path / "dask" / "hands").rglob("*.parquet")}
+        assert len(parts) > 3
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
+@pytest.mark.parametrize("partition_by", [(), ("site", "game", "date")])
+def test_parse_on_the_cluster_real_corpus(
+    scheduler: str, tmp_path: Path, small_tasks: None, partition_by: tuple[str, ...]
+) -> None:
+    want = _local([CORPUS], tmp_path / "local", partition_by)
+    assert len(set(want["hands"]["site"].to_pylist())) >= 10
+    argv = ["parse", str(CORPUS), "-o", str(tmp_path / "dask"), "-q", "--audit"]
+    if partition_by:
+        argv += ["--partition-by", ",".join(partition_by)]
+    assert main([*argv, "--scheduler", scheduler]) == 0
+    _same(read_tables(tmp_path / "dask"), want)
+
+
+def test_audit_on_the_cluster_gives_the_local_report(
+    scheduler: str, sessions: Path, small_tasks: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [sessions, SAMPLE_DATA] if SAMPLE_DATA.is_dir() else [sessions]
+    argv = ["audit", *map(str, paths), "-q", "--format", "json", "--info"]
+    local = main([*argv, "--jobs", "1"])
+    want = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--scheduler", scheduler]) == local == 1  # the planted faults
+    got = json.loads(capsys.readouterr().out)
+    assert got == want
+    assert want["hands"] > 400 and want["violations"]
+    assert any(u["source_file"].endswith("g_gone.txt") for u in want["unreadable_files"])
+
+
+def test_a_killed_worker_changes_nothing(
+    client: distributed.Client, sessions: Path, tmp_path: Path
+) -> None:
+    """A worker process is killed while it runs tasks of a partitioned parse: Dask runs
+    them again on another worker, whose part files replace any the killed one wrote."""
+    want = _local([sessions], tmp_path / "local", ("game",))
+    sink = ParquetSink(tmp_path / "dask", audit=True, partition_by=("game",))
+    target = cluster.PartTarget(sink.parts_location(), ("game",))
+    results = cluster.run(
+        [sessions],
+        client=client,
+        audit=True,
+        parts=target,
+        on_written=sink.add_written,
+        span_bytes=4_000,
+        task_bytes=4_000,
+    )
+    killed = None
+    hands = 0
+    with sink:
+        for r in results:
+            hands += r.hands
+            if killed is None and hands > 50:
+                killed = _kill_a_busy_worker(client)
+    assert killed is not None, "no worker was running a task to kill"
+    assert hands == want["hands"].num_rows
+    _same(read_tables(tmp_path / "dask"), want)
+
+
+def _kill_a_busy_worker(client: distributed.Client) -> str | None:
+    """SIGKILL the process of a worker that is running a task now (its nanny starts a new
+    one); its address, or None if none was busy within a few seconds."""
+    pids = client.run(os.getpid)
+    for _ in range(100):
+        busy = [w for w, keys in client.processing().items() if keys and w in pids]
+        if busy:
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            return str(busy[0])
+        time.sleep(0.05)
+    return None
+
+
+def test_read_hands_as_dask_dataframes(
+    client: distributed.Client, sessions: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("dask.dataframe")
+    import dask
+    import pandas as pd
+
+    import histkit.dask
+
+    frames = histkit.dask.read_hands([sessions], scheduler=client, audit=True, task_bytes=30_000)
+    assert frames["hands"].npartitions > 3  # one per task
+    _local([sessions], tmp_path / "local", ())
+    want = _LOCAL[repr([sessions])].to_pandas(arrow_dtypes=True)
+    got = dask.compute(*frames.values(), scheduler=client.get)
+    for name, frame in zip(frames, got, strict=True):
+        pd.testing.assert_frame_equal(frame.reset_index(drop=True), want[name], obj=name)
+    # exact integer money, grouped by its unit (never added across units)
+    net = frames["seats"].merge(frames["hands"][["site", "hand_id", "money_unit"]])
+    by_unit = net.groupby("money_unit")["net"].sum().compute(scheduler=client.get)
+    hands = want["hands"][["site", "hand_id", "money_unit"]]
+    expected = want["seats"].merge(hands).groupby("money_unit")["net"].sum()
+    assert by_unit.sort_index().to_dict() == expected.sort_index().to_dict()
+    assert len(expected) > 1  # cash in several currencies and tournament chips
+    assert str(by_unit.dtype).startswith("int64")
+
+
+def test_audit_in_python(client: distributed.Client, sessions: Path) -> None:
+    pytest.importorskip("dask.dataframe")
+    import histkit.dask
+
+    result = histkit.dask.audit([sessions], scheduler=client)
+    want = audit_paths([sessions], jobs=1)
+    assert result.report == want
+    assert result.counts["violations"] == len(want.errors) > 0
+    frame = result.violations.compute(scheduler=client.get)
+    assert len(frame) == len(want.violations)
+    assert list(frame["code"]) == [str(v.code) for v in want.violations]
+
+
+def test_urls_in_and_out(tmp_path: Path) -> None:
+    """fsspec URLs for inputs and outputs (memory://, seen by workers that are threads of
+    this process), and file:// URLs as local paths."""
+    fsspec = pytest.importorskip("fsspec")
+    from histkit import storage
+
+    local = _sessions(tmp_path / "s")
+    fs = fsspec.filesystem("memory")
+    for f in sorted(local.glob("*_*.txt")):
+        if f.is_file():
+            fs.pipe_file(f"/hk-in/{f.name}", f.read_bytes())
+    fs.pipe_file("/hk-in/.hidden.txt", b"not read")
+    with distributed.LocalCluster(
+        n_workers=2, processes=False, dashboard_address=":0", silence_logs=logging.CRITICAL
+    ) as c:
+        for keys in ((), ("game",)):
+            out = f"memory://hk-out-{len(keys)}"
+            flags = ["--partition-by", ",".join(keys)] if keys else []
+            args = ["parse", "memory://hk-in/", "-q", "--audit", *flags]
+            assert main([*args, "-o", out, "--scheduler", c.scheduler_address]) == 0
+            assert main([*args, "-o", str(tmp_path / f"l{len(keys)}"), "--jobs", "1"]) == 0
+            got = storage.read_tables(out)
+            _same(got, read_tables(tmp_path / f"l{len(keys)}"))
+            assert got["hands"]["source_file"][0].as_py().startswith("memory://hk-in/")
+            assert not [p for p in fs.find(out) if "staging" in p]
+    # a file:// URL is the local path it names
+    assert main(["parse", local.as_uri(), "-o", (tmp_path / "u").as_uri(), "-q", "-j", "1"]) == 0
+    assert read_tables(tmp_path / "u")["hands"].num_rows > 400
+
+
+def test_scheduler_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_packaging import HAND
+
+    out = str(tmp_path / "out")
+    f = str(tmp_path / "hand.txt")
+    Path(f).write_text(HAND)
+
+    def error(*argv: str) -> str:
+        assert main(["parse", f, "-o", out, "-q", *argv]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err  # one line, no traceback
+        return err
+
+    assert "Connection refused" in error("--scheduler", "tcp://127.0.0.1:1")
+    assert "not a scheduler address" in error("--scheduler", "tcp://127.0.0.1:port")
+    assert "not both" in error("--scheduler", "tcp://127.0.0.1:1", "--jobs", "2")
+    monkeypatch.setenv("HISTKIT_SCHEDULER", "tcp://127.0.0.1:1")
+    assert "HISTKIT_SCHEDULER: cannot reach" in error()
+    assert not Path(out).exists()  # nothing was written for a run that could not start
+    assert main(["parse", f, "-o", out, "-q", "--jobs", "1"]) == 0  # --jobs: run here
+    monkeypatch.delenv("HISTKIT_SCHEDULER")
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask were not installed
+    assert "pip install 'histkit[dask]'" in error("--scheduler", "tcp://127.0.0.1:8786")
+
+
+def test_a_result_at_a_url_is_whole_or_absent(tmp_path: Path) -> None:
+    """At a URL as in a folder: a run that fails leaves the earlier result as it was and
+    no staging behind; a folder without the completion record is refused."""
+    fsspec = pytest.importorskip("fsspec")
+    from histkit import storage
+    from histkit.warehouse import IncompleteResultError
+    from tests.test_packaging import HAND
+
+    f = tmp_path / "h.txt"
+    f.write_text(HAND)
+    tables = build_tables([f], jobs=1)
+    url = "memory://hk-whole"
+    with storage.open_sink(url) as sink:
+        sink.add_tables(tables)
+    assert sink.committed and storage.read_tables(url)["hands"].num_rows == 1
+    with pytest.raises(RuntimeError), storage.open_sink(url, partition_by=("game",)) as sink:
+        sink.add_tables(tables)
+        sink.flush()
+        raise RuntimeError("the run fails")
+    assert storage.read_tables(url)["hands"].equals(tables.hands)
+    fs = fsspec.filesystem("memory")
+    assert not [p for p in fs.find("/hk-whole") if "staging" in p]
+    fs.rm("/hk-whole/_histkit.json")
+    with pytest.raises(IncompleteResultError):
+        storage.read_tables(url)
