@@ -191,25 +191,16 @@ def iter_chunks(
             if stream_kind(head) is not None and isinstance(path, Path):
                 yield from _compressed_chunks(source, starts, size)
                 continue
-            what = binary_file(head)
-            if what is not None:
-                reason = f"unreadable file: {what}, not a text hand history"
-                yield Chunk(source, issue=_unreadable(source, None, reason))
-                continue
-            xml = _xml_dialect(head, starts)
-            whole = file_dialect(path.name, head, starts) if xml is None else None
+            claimed = _claimed(source, path.name, head, starts, _size(path))
             cuts = None
-            if xml is None and whole is None and span_bytes is not None:
+            if claimed is None and span_bytes is not None:
                 with path.open("rb") as f:
                     cuts = cut_points(f, span_bytes, starts)
         except OSError as e:
             yield _os_issue(source, e)
             continue
-        if xml is not None:
-            yield Chunk(source, xml=xml, nbytes=_size(path))
-            continue
-        if whole is not None:
-            yield Chunk(source, file_dialect=whole, nbytes=_size(path))
+        if claimed is not None:
+            yield claimed
             continue
         if cuts is None:
             try:
@@ -224,6 +215,23 @@ def iter_chunks(
 
 
 _HEAD = 4096  # the first bytes of a file: binary or text, XML or not
+
+
+def _claimed(source: str, name: str, head: bytes, starts: Detector, size: int) -> Chunk | None:
+    """The one chunk of a file judged whole from its first bytes: binary (one unreadable
+    file), XML of a site, or a file a `FileDialect` reads whole (PHH); None for text that
+    is cut into blocks or byte ranges."""
+    what = binary_file(head)
+    if what is not None:
+        reason = f"unreadable file: {what}, not a text hand history"
+        return Chunk(source, issue=_unreadable(source, None, reason))
+    xml = _xml_dialect(head, starts)
+    if xml is not None:
+        return Chunk(source, xml=xml, nbytes=size)
+    whole = file_dialect(name, head, starts)
+    if whole is not None:
+        return Chunk(source, file_dialect=whole, nbytes=size)
+    return None
 
 
 def _compressed_chunks(source: str, starts: Detector, size: int) -> Iterator[Chunk]:
@@ -255,14 +263,12 @@ def _opened_chunks(
     try:
         with opener() as f:
             head = f.read(_HEAD)
-        what = binary_file(head)
-        if what is not None:
-            reason = f"unreadable file: {what}, not a text hand history"
-            yield Chunk(source, issue=_unreadable(source, None, reason))
-            return
-        xml = _xml_dialect(head, starts)
-        if xml is not None:
-            yield Chunk(source, xml=xml)
+        name = source.rsplit("/", 1)[-1]
+        for suffix in (".gz", ".bz2", ".xz"):  # "x.phh.gz" is read as "x.phh"
+            name = name.removesuffix(suffix)
+        claimed = _claimed(source, name, head, starts, 0)
+        if claimed is not None:
+            yield claimed
             return
         with opener() as f:
             yield from _file_chunks(source, f, starts, size)
