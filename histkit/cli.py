@@ -115,7 +115,17 @@ def plural(n: int, word: str) -> str:
 # Each command is a module in histkit.commands with a `register(subparsers)` function;
 # a new module is a new command. ORDER fixes the order in `histkit --help`. Modules are
 # imported when the parser is built and import heavy dependencies only when run.
-ORDER: tuple[str, ...] = ("parse", "audit", "stats", "report", "simulate", "import", "watch", "db")
+ORDER: tuple[str, ...] = (
+    "parse",
+    "audit",
+    "stats",
+    "report",
+    "equity",
+    "simulate",
+    "import",
+    "watch",
+    "db",
+)
 
 
 def command_names() -> list[str]:

@@ -117,7 +117,9 @@ def test_exact_equity_equals_a_brute_force_count_with_two_cards_to_come() -> Non
     would be slow here, so the dead cards shrink the deck to 16 unseen)."""
     holdings = [H("Ac 2d | 3h 9s Kd"), H("As 3d | 4h 5s Kc")]
     keep = parse_cards("2c 4c 5c 6c 7c 8c 6d 7d 8d 9d Td 2h 5h 6h Ah 2s")
-    dead = tuple(c for c in DECK if c not in keep and c not in {*holdings[0].known, *holdings[1].known})
+    dead = tuple(
+        c for c in DECK if c not in keep and c not in {*holdings[0].known, *holdings[1].known}
+    )
     want = brute_force("razz", holdings, dead)
     got = equity("razz", holdings, dead=dead, method="exact")
     assert got.samples == 16 * 15 * 14 * 13 // 4

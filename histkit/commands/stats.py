@@ -48,6 +48,7 @@ _TEXT_COLUMNS = (
     ("wtsd", "WTSD", "pct"),
     ("wsd", "W$SD", "pct"),
     ("net", "net", "money"),
+    ("ev_net", "EV net", "money"),
     ("bb_per_100", "bb/100", "float"),
     ("rake", "rake", "money"),
 )
@@ -330,7 +331,8 @@ def _text(stats: pd.DataFrame, by: str | None, *, n_hands: int) -> str:
     )
     out.append(
         "compl = completed or raised on 3rd; FtS = fold to steal as the bring-in; "
-        "4th/7th = went to; definitions: docs/stats.md"
+        "4th/7th = went to; EV net = net with all-in hands counted at their equity when "
+        "the money went in; definitions: docs/stats.md"
     )
     return "\n".join(out) + "\n"
 
@@ -375,6 +377,13 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame) -> str:
         f"· at showdown {money('showdown_net')} · without {money('non_showdown_net')} · "
         f"rake paid {format_money(int(r['rake']), unit, cur)}"
     )
+    if _plain(r.get("ev_net")) is not None:
+        luck = int(r["net"]) - int(r["ev_net"])
+        out.append(
+            f"all-in EV: net {money('net')} · EV-adjusted net {money('ev_net')} · "
+            f"{r['allin_hands']} all-in hands with cards to come, where the cards gave "
+            f"{'+' if luck > 0 else ''}{format_money(luck, unit, cur)}"
+        )
     if r["hilo_showdowns_won"]:
         cols = [f"hilo_{o.replace(' ', '_')}" for o in HILO_OUTCOMES]
         if _plain(r[cols[0]]) is None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -350,7 +350,7 @@ def _patterns(
     return key
 
 
-@lru_cache(maxsize=None)
+@cache
 def _outcome(key: int, m: int) -> tuple[npt.NDArray[np.float64], bool]:
     """What one pattern pays each of the pot's m players, as rows: share of the pot (by
     `split_pot`, the award rule), share of the best high, of the best low, scoop; and
@@ -447,7 +447,9 @@ def pot_equities(
         try:
             chosen = Method(method)
         except ValueError:
-            raise EquityError(f"method must be auto, exact or monte_carlo, not {method!r}") from None
+            raise EquityError(
+                f"method must be auto, exact or monte_carlo, not {method!r}"
+            ) from None
     if chosen is Method.EXACT and total > EXACT_MAX:
         raise EquityError(
             f"{total:,} deals are too many to enumerate (at most {EXACT_MAX:,}): use Monte Carlo"

@@ -98,7 +98,9 @@ def check_cards(
         if c in seen:
             other = seen[c]
             raise EquityError(
-                f"{c} appears twice ({other} and {where})" if other != where else f"{c} twice in {where}"
+                f"{c} appears twice ({other} and {where})"
+                if other != where
+                else f"{c} twice in {where}"
             )
         seen[c] = where
 
