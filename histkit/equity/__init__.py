@@ -25,6 +25,7 @@ from histkit.equity.engine import (
     Method,
     PlayerEquity,
     count_deals,
+    equities_of,
     equity,
     pot_equities,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "PlayerEquity",
     "allin_ev",
     "count_deals",
+    "equities_of",
     "equity",
     "parse_dead",
     "parse_holding",

@@ -49,6 +49,7 @@ __all__ = [
     "equity",
     "pot_equities",
     "count_deals",
+    "equities_of",
 ]
 
 EXACT_LIMIT = 1_000_000
@@ -130,13 +131,13 @@ class _Deal:
 
 
 def _setup(
-    game: Game | GameSpec,
+    game: Game | GameSpec | str,
     holdings: Sequence[Holding],
     dead: Sequence[Card],
     community: Card | None,
     shared_last: bool | None,
 ) -> _Deal:
-    spec = spec_for(game)
+    spec = spec_for(Game(game) if isinstance(game, str) else game)
     holdings = list(holdings)
     check_cards(holdings, dead, community)
     seen = {c.index for h in holdings for c in h.known} | {c.index for c in dead}
@@ -168,7 +169,7 @@ def _setup(
 
 
 def count_deals(
-    game: Game | GameSpec,
+    game: Game | GameSpec | str,
     holdings: Sequence[Holding],
     *,
     dead: Sequence[Card] = (),
@@ -351,29 +352,48 @@ def _patterns(
 
 
 @cache
-def _outcome(key: int, m: int) -> tuple[npt.NDArray[np.float64], bool]:
+def _outcome(key: int, m: int) -> tuple[tuple[float, ...], ...]:
     """What one pattern pays each of the pot's m players, as rows: share of the pot (by
-    `split_pot`, the award rule), share of the best high, of the best low, scoop; and
-    whether no low qualified. The same few patterns recur in every call: cached."""
+    `split_pot`, the award rule), share of the best high, of the best low, scoop, and
+    (row 4, the same for every player) 1.0 when no low qualified."""
     names = tuple(str(i) for i in range(m))
     hw = tuple(names[i] for i in range(m) if key >> i & 1)
     lw = tuple(names[i] for i in range(m) if key >> (m + i) & 1)
     awards = split_pot(Pot(0, _UNITS, names), hw, lw, known={}, order=names, profile=POKERSTARS)
-    paid = {p: 0 for p in names}
+    paid = dict.fromkeys(names, 0)
     for a in awards:
         for p, amount in a.expected:
             paid[p] += amount
-    share = [paid[p] / _UNITS for p in names]
-    rows = np.array(
-        [
-            share,
-            [1 / len(hw) if p in hw else 0.0 for p in names],
-            [1 / len(lw) if p in lw else 0.0 for p in names],
-            [1.0 if paid[p] == _UNITS else 0.0 for p in names],
-        ]
+    return (
+        tuple(paid[p] / _UNITS for p in names),
+        tuple(1 / len(hw) if p in hw else 0.0 for p in names),
+        tuple(1 / len(lw) if p in lw else 0.0 for p in names),
+        tuple(1.0 if paid[p] == _UNITS else 0.0 for p in names),
+        tuple(0.0 if lw else 1.0 for _ in names),
     )
-    rows.setflags(write=False)
-    return rows, not lw
+
+
+class _Outcomes:
+    """`_outcome` of every pattern seen so far for pots of m players, as one array, so a
+    call gathers them in one step (the same few patterns recur in every call)."""
+
+    def __init__(self, m: int) -> None:
+        self.m = m
+        # dense up to 6 players (4,096 patterns, 1 MB); 7 or 8 share a pot rarely
+        self.table = np.zeros((1 << (2 * m), 5, m)) if m <= 6 else None
+        self.known = np.zeros(1 << (2 * m), dtype=bool)
+
+    def of(self, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        if self.table is None:
+            return np.array([_outcome(k, self.m) for k in keys.tolist()])
+        new = keys[~self.known[keys]]
+        for k in new.tolist():
+            self.table[k] = _outcome(k, self.m)
+        self.known[new] = True
+        return self.table[keys]
+
+
+_OUTCOMES: dict[int, _Outcomes] = {}
 
 
 def _summarise(
@@ -385,17 +405,18 @@ def _summarise(
 ) -> tuple[tuple[PlayerEquity, ...], float | None]:
     n = int(counts.sum())
     keys = np.flatnonzero(counts)
-    outcomes = [_outcome(k, m) for k in keys.tolist()]
-    x = np.stack([o[0] for o in outcomes])  # (patterns, 4, m)
+    table = _OUTCOMES.get(m)
+    if table is None:
+        table = _OUTCOMES[m] = _Outcomes(m)
+    x = table.of(keys)  # (patterns, 5, m)
     c = counts[keys].astype(np.float64)
-    mean = np.einsum("k,kij->ij", c, x) / n
-    no_low = float(c[[o[1] for o in outcomes]].sum())
+    mean = np.tensordot(c, x, axes=1) / n
     exact = method is Method.EXACT or n < 2
     if exact:
-        err = np.zeros((4, m))
+        err = np.zeros(m)
     else:
-        second = np.einsum("k,kij->ij", c, x * x) / n
-        err = np.sqrt(np.maximum(second - mean**2, 0) / (n - 1))
+        second = np.tensordot(c, x[:, 0, :] ** 2, axes=1) / n
+        err = np.sqrt(np.maximum(second - mean[0] ** 2, 0) / (n - 1))
     hilo = spec.pots is HighLow.HILO
     players = tuple(
         PlayerEquity(
@@ -404,18 +425,18 @@ def _summarise(
             high=float(mean[1, i]) if spec.pots is not HighLow.LOW else None,
             low=float(mean[2, i]) if spec.pots is not HighLow.HIGH else None,
             scoop=float(mean[3, i]) if hilo else None,
-            error=float(err[0, i]),
+            error=float(err[i]),
         )
         for i in range(m)
     )
-    return players, (no_low / n if hilo else None)
+    return players, (float(mean[4, 0]) if hilo else None)
 
 
 # ------------------------------------------------------------------------------ API
 
 
 def pot_equities(
-    game: Game | GameSpec,
+    game: Game | GameSpec | str,
     holdings: Sequence[Holding],
     pots: Sequence[Sequence[int]] | None = None,
     *,
@@ -436,8 +457,8 @@ def pot_equities(
     deal; `EquityError` beyond `EXACT_MAX`), "monte_carlo" (`samples` random deals from
     `seed`), or "auto" (exact up to `exact_limit` deals)."""
     d = _setup(game, holdings, dead, community, shared_last)
-    pots = [tuple(range(len(holdings)))] if pots is None else [tuple(p) for p in pots]
-    for p in pots:
+    pot_list = [tuple(range(len(holdings)))] if pots is None else [tuple(p) for p in pots]
+    for p in pot_list:
         if len(p) < 1 or any(not 0 <= i < len(holdings) for i in p):
             raise EquityError(f"a pot names players that are not there: {p}")
     total = deal.count_deals(len(d.pool), d.sizes)
@@ -457,7 +478,7 @@ def pot_equities(
     if chosen is Method.MONTE_CARLO and samples < 2:
         raise EquityError("Monte Carlo needs at least 2 samples")
     rows = total if chosen is Method.EXACT else samples
-    counts = [np.zeros(1 << (2 * len(p)), dtype=np.int64) for p in pots]
+    counts = [np.zeros(1 << (2 * len(p)), dtype=np.int64) for p in pot_list]
     values: Iterator[_Values]
     if chosen is Method.EXACT and not d.shared:
         values = _product_values(d)
@@ -470,20 +491,87 @@ def pot_equities(
         )
         values = (hands.values(b) for b in batches)
     for highs, lows, ok in values:
-        for p, c in zip(pots, counts, strict=True):
+        for p, c in zip(pot_list, counts, strict=True):
             keys = _patterns(highs, lows, p)
             if ok is not None:
                 keys = np.broadcast_to(keys, ok.shape)[ok]
             c += np.bincount(keys.ravel(), minlength=len(c))
     out = []
-    for p, c in zip(pots, counts, strict=True):
+    for p, c in zip(pot_list, counts, strict=True):
         players, no_low = _summarise(d.spec, c, len(p), [holdings[i] for i in p], chosen)
         out.append(Equity(d.spec.game, chosen, rows, players, p, no_low))
     return tuple(out)
 
 
+def equities_of(
+    game: Game | GameSpec | str,
+    problems: Sequence[tuple[Sequence[Holding], Sequence[Card]]],
+    *,
+    community: Card | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+) -> list[tuple[float, ...]]:
+    """Monte Carlo equity of several spots at once: each problem is (holdings, dead
+    cards), the answer each player's share of the pot, `samples` deals per problem.
+
+    Problems of one shape (as many players, each with as many known cards, as many dead
+    cards: the views the players at one table have of the same street) are dealt and
+    valued in one vectorised pass, which costs little more than one problem; others one
+    by one. The simulator asks this once per street for every player still in."""
+    if not problems:
+        return []
+    deals = [_setup(game, h, d, community, None) for h, d in problems]
+    shapes = {(d.own, d.shared, len(d.pool), tuple(len(k) for k in d.known)) for d in deals}
+    if len(shapes) > 1 or samples < 2:
+        return [
+            tuple(
+                p.equity
+                for p in equity(
+                    game,
+                    h,
+                    dead=d,
+                    community=community,
+                    method="monte_carlo",
+                    samples=max(samples, 2),
+                    seed=seed,
+                ).players
+            )
+            for h, d in problems
+        ]
+    first = deals[0]
+    spec, m, n = first.spec, len(first.own), len(first.pool)
+    count = len(deals)
+    rows = count * samples
+    which = np.repeat(np.arange(count), samples)
+    draws = np.concatenate(list(deal.random_deals(n, first.sizes, rows, seed)))
+    cards = np.stack([d.pool for d in deals])[which[:, None], draws]  # (rows, K) cards
+    hands = []
+    start = 0
+    for j in range(m):
+        known = np.array([d.known[j] for d in deals], dtype=np.int8).reshape(count, -1)
+        own = cards[:, start : start + first.own[j]]
+        start += first.own[j]
+        parts = [known[which], own]
+        if first.shared:
+            parts.append(cards[:, -1:])
+        hands.append(np.hstack(parts))
+    high, low = _evaluate(spec, np.concatenate(hands))
+    highs = None if high is None else [high[j * rows : (j + 1) * rows] for j in range(m)]
+    lows = None if low is None else [low[j * rows : (j + 1) * rows] for j in range(m)]
+    keys = _patterns(highs, lows, range(m)).astype(np.int64)
+    width = 1 << (2 * m)
+    counts = np.bincount(which * width + keys, minlength=count * width).reshape(count, width)
+    seen = np.flatnonzero(counts.any(axis=0))
+    table = _OUTCOMES.get(m)
+    if table is None:
+        table = _OUTCOMES[m] = _Outcomes(m)
+    shares = table.of(seen)[:, 0, :]  # (patterns, m): each pattern's share of the pot
+    eq = counts[:, seen] @ shares / samples
+    return [tuple(float(x) for x in row) for row in eq]
+
+
 def equity(
-    game: Game | GameSpec,
+    game: Game | GameSpec | str,
     holdings: Sequence[Holding],
     *,
     dead: Sequence[Card] = (),

@@ -92,6 +92,21 @@ def check_cards(
         raise EquityError("equity needs at least two players")
     if len(holdings) > MAX_PLAYERS:
         raise EquityError(f"at most {MAX_PLAYERS} players, got {len(holdings)}")
+    top = 6 if community is not None else 7
+    # the usual case in one pass (a bit per card; the simulator checks thousands of views)
+    mask = count = 0
+    for h in holdings:
+        if len(h.down) > MAX_DOWN or len(h.up) > MAX_UP or len(h.down) + len(h.up) > top:
+            break
+        for c in h.down + h.up:
+            mask |= 1 << c.index
+            count += 1
+    else:
+        for c in (*dead, *((community,) if community is not None else ())):
+            mask |= 1 << c.index
+            count += 1
+        if mask.bit_count() == count:
+            return
     seen: dict[Card, str] = {}
 
     def see(c: Card, where: str) -> None:
@@ -104,7 +119,6 @@ def check_cards(
             )
         seen[c] = where
 
-    top = 6 if community is not None else 7
     for i, h in enumerate(holdings, 1):
         where = f"player {i}"
         if len(h.down) > MAX_DOWN or len(h.up) > MAX_UP or len(h.known) > top:
