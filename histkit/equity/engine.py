@@ -274,7 +274,9 @@ class _Hands:
                 cols.append(sum(d.own))  # the community card's column
             self.cols.append(cols)
             self.known.append(np.array(d.known[i], dtype=np.int8))
-            if not cols or comb(n, len(cols)) <= min(total_rows, _TABLE_MAX):
+            # a table pays off only when it is much smaller than the rows it serves: a
+            # lookup (a sort and a rank per row) costs about what evaluating the row does
+            if not cols or comb(n, len(cols)) * 8 <= min(total_rows, 8 * _TABLE_MAX):
                 sets = deal.combinations(n, len(cols))
                 sets = sets[np.argsort(deal.colex_rank(sets))]  # row r: the set of rank r
                 self.tables[i] = _evaluate(self.spec, self._cards(i, sets))
