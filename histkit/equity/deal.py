@@ -34,7 +34,7 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 SmallArray = npt.NDArray[np.int16]
 
-_BATCH = 1 << 16  # rows per batch: big enough to amortise numpy calls, small enough for cache
+_BATCH = 1 << 14  # rows per batch: measured 1.7-2x faster than 65,536 (the deck fits in cache)
 
 
 def combinations(n: int, k: int) -> SmallArray:
