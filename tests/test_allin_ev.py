@@ -159,3 +159,75 @@ def test_allin_ev_is_the_same_from_text_parquet_and_the_database(tmp_path: Path)
         luck[r["player"]] = luck.get(r["player"], 0) + r["net"] - r["ev_net"]
     for player, row in st.iterrows():
         assert int(row["net"]) - int(row["ev_net"]) == luck.get(str(player), 0)
+
+
+# ------------------------------------------------------------------ report and plots
+
+
+def test_street_equities_value_each_street_with_the_cards_of_each_view() -> None:
+    from histkit.cards import parse_cards
+    from histkit.equity import equity, parse_holding
+    from histkit.equity.streets import street_equities
+
+    # Hero [As 2s] 3d, then 4d; Villain ?? ?? Kh, then Kd; Third ?? ?? 9c folds on 3rd;
+    # Villain's down cards Qc Qh are shown at the end
+    rows = [
+        ("Hero", 3, "As", False), ("Hero", 3, "2s", False), ("Hero", 3, "3d", True),
+        ("Villain", 3, "Qc", False), ("Villain", 3, "Qh", False), ("Villain", 3, "Kh", True),
+        ("Third", 3, None, False), ("Third", 3, None, False), ("Third", 3, "9c", True),
+        ("Hero", 4, "4d", True), ("Villain", 4, "Kd", True),
+    ]  # fmt: skip
+    folded = {"Third": 3}
+    seen = street_equities("stud_hilo", rows, folded, hero="Hero", view="seen", seed=1)
+    shown = street_equities("stud_hilo", rows, folded, hero="Hero", view="shown", seed=1)
+    assert [e.street for e in seen] == [3, 4] == [e.street for e in shown]
+    assert seen[0].players == ("Hero", "Villain", "Third")  # Third folds during 3rd
+    assert seen[1].players == ("Hero", "Villain")
+    # 4th street as Hero saw it: his four cards against Kh Kd, the folded 9c dead
+    want = equity(
+        "stud_hilo",
+        [parse_holding("As 2s | 3d 4d"), parse_holding("| Kh Kd")],
+        dead=parse_cards("9c"),
+        samples=10_000,
+        seed=1 + 4,
+    )
+    assert seen[1].equity == pytest.approx(tuple(p.equity for p in want.players))
+    # with the queens shown, kings up over queens down: Villain is further ahead
+    assert shown[1].equity[1] > seen[1].equity[1]
+
+
+def test_the_report_shows_ev_net_and_equity_street_by_street(tmp_path: Path) -> None:
+    from histkit.report import build_report
+    from histkit.simulate import write_session
+    from histkit.stats import load
+
+    text = tmp_path / "t.txt"
+    write_session(text, "stud_hilo", 120, players=8, seed=104, tournament=True)
+    html = build_report(load([text]), "Hero", top=3)
+    assert "EV-adjusted net (all-in hands at their equity)" in html
+    assert "equity as Hero saw it:" in html
+    assert "equity with the cards shown:" in html
+
+
+def test_the_winnings_plot_draws_the_all_in_ev_line() -> None:
+    from histkit import plots
+    from histkit.simulate import simulate
+    from histkit.stats import seat_facts
+
+    facts = seat_facts(
+        tables_from(list(simulate("stud_hilo", 120, players=8, seed=104, tournament=True)))
+    )
+    allin = facts[facts["allin"]]
+    player = str(allin["player"].value_counts().index[0])
+    ax = plots.cumulative_net(facts, player)
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert "all-in EV" in labels
+    ev = ax.get_lines()[labels.index("all-in EV")].get_ydata()
+    mine = facts[facts["player"] == player].sort_values(["started_at", "hand_id"])
+    assert ev[-1] == pytest.approx(float(mine["ev_net"].sum()))
+    nobody = facts[~facts["player"].isin(allin["player"])]
+    if not nobody.empty:  # a player never all-in: no EV line (it would be the total's)
+        other = str(nobody["player"].iloc[0])
+        assert "all-in EV" not in [
+            x.get_label() for x in plots.cumulative_net(facts, other).get_lines()
+        ]

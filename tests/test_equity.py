@@ -297,3 +297,74 @@ def test_parse_holding_reads_down_and_up_cards_and_unknown_marks() -> None:
     assert H("As 2s 3d 4d 5h 6h 7c").down == parse_cards("As 2s 7c")  # stud order
     with pytest.raises(EquityError, match="not a card"):
         H("As 2z | 3d")
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def test_histkit_equity_prints_json_in_the_documented_shape(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from histkit.cli import main
+
+    argv = ["equity", "--game", "stud_hilo", "As 2s | 3d 4d 5h", "Kh Kd | Qc 7s 7h"]
+    argv += ["--dead", "8c 9d Js 2h", "--format", "json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"game", "method", "samples", "players"} <= set(out)
+    assert out["game"] == "stud_hilo" and out["method"] == "exact"
+    want = equity(
+        "stud_hilo",
+        [H("As 2s | 3d 4d 5h"), H("Kh Kd | Qc 7s 7h")],
+        dead=parse_dead("8c 9d Js 2h"),
+    )
+    assert out["samples"] == want.samples
+    assert [p["cards"] for p in out["players"]] == ["As 2s | 3d 4d 5h", "Kh Kd | Qc 7s 7h"]
+    for got, p in zip(out["players"], want.players, strict=True):
+        assert {"equity", "high", "low", "scoop"} <= set(got)
+        assert (got["equity"], got["high"], got["low"], got["scoop"]) == (
+            p.equity,
+            p.high,
+            p.low,
+            p.scoop,
+        )
+    assert sum(p["equity"] for p in out["players"]) == pytest.approx(1.0)
+
+
+def test_histkit_equity_samples_with_a_seed_and_says_how(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from histkit.cli import main
+
+    argv = ["equity", "--game", "razz", "Ah 2d | 3c", "| 9s", "--samples", "5000"]
+    assert main([*argv, "--seed", "3"]) == 0
+    first = capsys.readouterr().out
+    assert main([*argv, "--seed", "3"]) == 0
+    assert capsys.readouterr().out == first
+    assert "Razz, Monte Carlo: 5,000 random deals (seed 3); standard error" in first
+    assert "high" not in first.splitlines()[1]  # razz has no high column
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "holdem", "As Kd", "Qc Qh"], "unknown game 'holdem'"),
+        (["--game", "stud", "As 2s | 3d", "As Kd | Qc"], "As appears twice"),
+        (["--game", "stud", "As 2s 4s 5s | 3d", "Kh Kd | Qc"], "too many cards"),
+        (["--game", "stud", "As 2s | 3d", "Kh Kd | Qc", "--dead", "3d"], "3d appears twice"),
+        (["--game", "stud", "As 2s | 3d", "Kh Kd | Qc", "--exact"], "too many to enumerate"),
+        (["--game", "stud", "As 2s | Zd", "Kh Kd | Qc"], "not a card"),
+        (["--game", "stud", "As 2s | 3d", "Kh Kd | Qc", "--samples", "1"], "at least 2"),
+    ],
+)
+def test_histkit_equity_bad_input_is_a_one_line_usage_error(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from histkit.cli import main
+
+    assert main(["equity", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("histkit equity: error: ")
+    assert message in err
