@@ -13,8 +13,9 @@ What the text leaves out, and how it is derived (nothing is made up):
   1:2, Bovada's fixed-limit structure (R: $0.05/$0.10, $5/$10, 10/20 .. 150/300 at nine MTT
   levels). A full wager after only all-ins on its street raises by a full bet over an
   all-in that counted as a full one (half a bet or more), or else completes the bet to
-  its full size (e.g. all-in 181 over a 90 bring-in, then "Raises 300": a 300 small bet). A hand with no full wager (all fold to the bring-in, or check, or go all-in)
-  takes the small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
+  its full size (e.g. all-in 181 over a 90 bring-in, then "Raises 300": a 300 small bet).
+  A hand with no full wager (all fold to the bring-in, or check, or go all-in) takes the
+  small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
   2012 cash table's is 2.5 times), raised as far as its all-ins need (an all-in may be
   short, never over the limit), and a note says so: nothing else is checked against it.
   The ante and the bring-in are no header facts (None).
