@@ -354,10 +354,12 @@ def _patterns(
 
 
 @cache
-def _outcome(key: int, m: int) -> tuple[tuple[float, ...], ...]:
-    """What one pattern pays each of the pot's m players, as rows: share of the pot (by
-    `split_pot`, the award rule), share of the best high, of the best low, scoop, and
-    (row 4, the same for every player) 1.0 when no low qualified."""
+def _outcome(key: int, m: int) -> tuple[tuple[int, ...], ...]:
+    """What one pattern pays each of the pot's m players, in 1/1680ths of the pot (whole
+    numbers: the sums over deals stay exact, so every machine gets the same figures), as
+    rows: share of the pot (by `split_pot`, the award rule), share of the best high, of
+    the best low, scoop, and (row 4, the same for every player) all of it when no low
+    qualified."""
     names = tuple(str(i) for i in range(m))
     hw = tuple(names[i] for i in range(m) if key >> i & 1)
     lw = tuple(names[i] for i in range(m) if key >> (m + i) & 1)
@@ -367,11 +369,11 @@ def _outcome(key: int, m: int) -> tuple[tuple[float, ...], ...]:
         for p, amount in a.expected:
             paid[p] += amount
     return (
-        tuple(paid[p] / _UNITS for p in names),
-        tuple(1 / len(hw) if p in hw else 0.0 for p in names),
-        tuple(1 / len(lw) if p in lw else 0.0 for p in names),
-        tuple(1.0 if paid[p] == _UNITS else 0.0 for p in names),
-        tuple(0.0 if lw else 1.0 for _ in names),
+        tuple(paid[p] for p in names),
+        tuple(_UNITS // len(hw) if p in hw else 0 for p in names),
+        tuple(_UNITS // len(lw) if p in lw else 0 for p in names),
+        tuple(_UNITS if paid[p] == _UNITS else 0 for p in names),
+        tuple(0 if lw else _UNITS for _ in names),
     )
 
 
@@ -382,12 +384,12 @@ class _Outcomes:
     def __init__(self, m: int) -> None:
         self.m = m
         # dense up to 6 players (4,096 patterns, 1 MB); 7 or 8 share a pot rarely
-        self.table = np.zeros((1 << (2 * m), 5, m)) if m <= 6 else None
+        self.table = np.zeros((1 << (2 * m), 5, m), dtype=np.int64) if m <= 6 else None
         self.known = np.zeros(1 << (2 * m), dtype=bool)
 
-    def of(self, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    def of(self, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         if self.table is None:
-            return np.array([_outcome(k, self.m) for k in keys.tolist()])
+            return np.array([_outcome(k, self.m) for k in keys.tolist()], dtype=np.int64)
         new = keys[~self.known[keys]]
         for k in new.tolist():
             self.table[k] = _outcome(k, self.m)
@@ -396,6 +398,13 @@ class _Outcomes:
 
 
 _OUTCOMES: dict[int, _Outcomes] = {}
+
+
+def _outcomes(keys: npt.NDArray[np.int64], m: int) -> npt.NDArray[np.int64]:
+    table = _OUTCOMES.get(m)
+    if table is None:
+        table = _OUTCOMES[m] = _Outcomes(m)
+    return table.of(keys)
 
 
 def _summarise(
@@ -407,17 +416,15 @@ def _summarise(
 ) -> tuple[tuple[PlayerEquity, ...], float | None]:
     n = int(counts.sum())
     keys = np.flatnonzero(counts)
-    table = _OUTCOMES.get(m)
-    if table is None:
-        table = _OUTCOMES[m] = _Outcomes(m)
-    x = table.of(keys)  # (patterns, 5, m)
-    c = counts[keys].astype(np.float64)
-    mean = np.tensordot(c, x, axes=1) / n
+    x = _outcomes(keys, m)  # (patterns, 5, m), in 1/1680ths
+    c = counts[keys]
+    # whole-number sums (exact, in any order), one division each: the same on every machine
+    mean = np.einsum("k,kij->ij", c, x) / (n * _UNITS)
     exact = method is Method.EXACT or n < 2
     if exact:
         err = np.zeros(m)
     else:
-        second = np.tensordot(c, x[:, 0, :] ** 2, axes=1) / n
+        second = np.einsum("k,ki->i", c, x[:, 0, :] ** 2) / (n * _UNITS * _UNITS)
         err = np.sqrt(np.maximum(second - mean[0] ** 2, 0) / (n - 1))
     hilo = spec.pots is HighLow.HILO
     players = tuple(
@@ -564,11 +571,8 @@ def equities_of(
     width = 1 << (2 * m)
     counts = np.bincount(which * width + keys, minlength=count * width).reshape(count, width)
     seen = np.flatnonzero(counts.any(axis=0))
-    table = _OUTCOMES.get(m)
-    if table is None:
-        table = _OUTCOMES[m] = _Outcomes(m)
-    shares = table.of(seen)[:, 0, :]  # (patterns, m): each pattern's share of the pot
-    eq = counts[:, seen] @ shares / samples
+    shares = _outcomes(seen, m)[:, 0, :]  # (patterns, m): each pattern's share, in 1/1680ths
+    eq = (counts[:, seen] @ shares) / (samples * _UNITS)  # whole-number sums: exact
     return [tuple(float(x) for x in row) for row in eq]
 
 
