@@ -34,6 +34,7 @@ ORDER: tuple[str, ...] = (
     "stats",
     "report",
     "export",
+    "equity",
     "simulate",
     "import",
     "watch",

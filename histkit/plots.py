@@ -37,7 +37,12 @@ __all__ = [
     "ALL_PLOTS",
 ]
 
-_COLORS = {"total": "#1f4e79", "showdown": "#2e8b57", "non-showdown": "#c0504d"}
+_COLORS = {
+    "total": "#1f4e79",
+    "showdown": "#2e8b57",
+    "non-showdown": "#c0504d",
+    "ev": "#e69f00",
+}
 SMALL_SAMPLE = 10  # hands below which a figure is drawn as a small sample
 _STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
@@ -88,7 +93,9 @@ def cumulative_net(
 ) -> Axes:
     """Cumulative winnings over the player's hands (`by="hand"`) or over time (`by=
     "date"`): total, at showdown and without showdown (the two parts add up to the total
-    at every hand). One money only (`MixedMoneyError` otherwise), or big bets."""
+    at every hand), and the EV-adjusted total (all-in hands counted at the equity when the
+    money went in), as trackers draw it. One money only (`MixedMoneyError` otherwise), or
+    big bets."""
     rows = _player_rows(facts, player)
     col, label, fmt = _money_axis(rows, in_big_bets)
     ax = _axes(ax)
@@ -104,6 +111,9 @@ def cumulative_net(
     ax.plot(
         x, np.cumsum(np.where(sd, 0, amounts)), color=_COLORS["non-showdown"], label="non-showdown"
     )
+    ev = _ev_amounts(rows, col)
+    if ev is not None:
+        ax.plot(x, np.cumsum(ev), color=_COLORS["ev"], lw=1.4, ls="--", label="all-in EV")
     ax.axhline(0, color="0.6", lw=0.8)
     ax.set_xlabel("date (UTC)" if by == "date" else "hands")
     ax.set_ylabel(f"cumulative net ({_name(label)})")
@@ -115,6 +125,16 @@ def cumulative_net(
         ax.yaxis.set_major_formatter(fmt)
     ax.legend(loc="best", frameon=False)
     return ax
+
+
+def _ev_amounts(rows: pd.DataFrame, col: str) -> np.ndarray | None:
+    """Each hand's EV-adjusted net in the units of `col` (None when the tables carry no
+    all-in EV, or the player never was all-in with cards to come: the line would be the
+    total's)."""
+    if "ev_net" not in rows or rows["ev_net"].isna().any() or not rows["allin"].any():
+        return None
+    ev = rows["ev_net"].to_numpy(dtype="float64")
+    return ev / rows["big_bet"].to_numpy(dtype="float64") if col == "net_bb" else ev
 
 
 def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:

@@ -115,9 +115,71 @@ def _sample(v: Any, chances: Any, form: str) -> str:
 
 def hand_replay(fr: dict[str, pd.DataFrame], hand_id: str, *, hero: str | None = None) -> str:
     """One hand replayed street by street (HTML): cards as cards, actions, the pot and
-    each stack, the showdown with hand names, the audit's verdict per pot
-    (`histkit.replay_view.hand_view`)."""
-    return hand_view(fr, hand_id, hero=hero)
+    each stack, each player's equity where it is known, the showdown with hand names, the
+    audit's verdict per pot (`histkit.replay_view.hand_view`)."""
+    h = fr["hands"][fr["hands"]["hand_id"] == hand_id].iloc[0]
+    cards = fr["cards"][fr["cards"]["hand_id"] == hand_id]
+    acts = fr["actions"][fr["actions"]["hand_id"] == hand_id]
+    equities = _street_equity_html(h, cards, acts)
+    return hand_view(
+        fr, hand_id, hero=hero, extra=lambda street: "<br>".join(equities.get(street, ()))
+    )
+
+
+def _street_equity_html(
+    h: pd.Series, cards: pd.DataFrame, acts: pd.DataFrame
+) -> dict[int, list[str]]:
+    """Per street, lines of each player's equity once the street's cards were out
+    (`histkit.equity.street_equities`): as the hero saw it (his cards against the up
+    cards, folded cards dead), and with every card the record shows when the showdown
+    showed more. Empty for a game or record the equity cannot value."""
+    from histkit.equity import street_equities
+
+    game = str(h["game"])
+    if game not in ("stud", "stud_hilo", "razz") or cards.empty:
+        return {}
+    hero = None if pd.isna(h["hero"]) else str(h["hero"])
+    rows = [
+        (None if pd.isna(p) else str(p), int(st), None if pd.isna(c) else str(c), bool(u))
+        for p, st, c, u in zip(
+            cards["player"], cards["street"], cards["card"], cards["up"], strict=True
+        )
+        if not pd.isna(st)
+    ]
+    folds = acts[acts["kind"] == "fold"]
+    folded = {str(p): int(st) for p, st in zip(folds["player"], folds["street"], strict=True)}
+    seed = f"{h['site']}:{h['hand_id']}"
+    views = {
+        view: {
+            e.street: e
+            for e in street_equities(game, rows, folded, hero=hero, view=view, seed=seed)
+        }
+        for view in ("seen", "shown")
+    }
+    n_seen = sum(1 for p, _, c, u in rows if p is not None and c is not None and (u or p == hero))
+    n_known = sum(1 for p, _, c, _ in rows if p is not None and c is not None)
+
+    def line(label: str, e: Any) -> str:
+        parts = " · ".join(
+            f"{_u(p)} {100 * q:.0f}%" for p, q in zip(e.players, e.equity, strict=True)
+        )
+        how = "exact" if str(e.method) == "exact" else f"{e.samples:,} deals"
+        return (
+            f'<span class="muted">equity {_e(label)}:</span> {parts} '
+            f'<span class="muted">({how})</span>'
+        )
+
+    out: dict[int, list[str]] = {}
+    seen, shown = views["seen"], views["shown"]
+    for street in sorted(set(seen) | set(shown)):
+        lines = []
+        if street in seen:
+            who = f"as {hero} saw it" if hero in seen[street].players else "on the up cards"
+            lines.append(line(who, seen[street]))
+        if street in shown and n_known > n_seen:
+            lines.append(line("with the cards shown", shown[street]))
+        out[street] = lines
+    return out
 
 
 # --------------------------------------------------------------------------- report
@@ -130,6 +192,13 @@ def _summary_table(st: pd.Series) -> str:
         ("Net won", _money(int(st["net"]), unit, cur, signed=True)),
         ("Net in big bets", f"{float(st['net_bb']):+.2f}"),
         ("Big bets per 100 hands", f"{float(st['bb_per_100']):+.1f}"),
+        (
+            "EV-adjusted net (all-in hands at their equity)",
+            "–"
+            if pd.isna(st.get("ev_net"))
+            else f"{_money(int(st['ev_net']), unit, cur, True)} "
+            f"({int(st['allin_hands'])} all-in hands)",
+        ),
         (
             "Showdown / non-showdown",
             f"{_money(int(st['showdown_net']), unit, cur, True)} / "
@@ -228,7 +297,7 @@ def _pots(fr: dict[str, pd.DataFrame], part: pd.DataFrame, player: str, top: int
             out.append(
                 f'<div class="hand"><h3>Hand #{_u(r.hand_id)} · {_e(r.game)} {_u(r.stakes)} · '
                 f"{_u(r.table)}{when} · {net} ({float(r.net_bb):+.2f} BB)</h3>"
-                + hand_view(fr, str(r.hand_id), hero=player)
+                + hand_replay(fr, str(r.hand_id), hero=player)
                 + "</div>"
             )
     return "\n".join(out)

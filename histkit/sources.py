@@ -48,7 +48,7 @@ __all__ = [
 #: Tables whose rows belong to one hand (filtered with their hand); `errors` is not one.
 #: A database also has `duplicates` (the copies of its hands an import did not store again),
 #: which `load` gives when asked by name.
-HAND_TABLES = ("hands", "seats", "actions", "cards", "awards", "violations")
+HAND_TABLES = ("hands", "seats", "actions", "cards", "allin_ev", "awards", "violations")
 _AUDIT = ("awards", "violations")
 _DUCKDB_MAGIC = b"DUCK"  # bytes 8-11 of a DuckDB database file
 

@@ -101,7 +101,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 _RANKS = {c: i + 2 for i, c in enumerate("23456789TJQKA")}
 _TOURNAMENT_COLUMNS = ("tournament_id", "buy_in_amount", "buy_in_fee", "buy_in_currency")
 _KEY = ["hand_id", "player"]
-_TABLES = ("hands", "seats", "actions", "cards", "awards", "violations")
+_TABLES = ("hands", "seats", "actions", "cards", "allin_ev", "awards", "violations")
 
 
 class MixedMoneyError(ValueError):
@@ -606,6 +606,7 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     facts["won_showdown"] = facts["showdown"] & facts["won"]
     facts["won_saw_4"] = facts["won"] & facts["saw_4"]
     facts["net_bb"] = facts["net"] / facts["big_bet"]
+    _allin_ev(facts, fr.get("allin_ev"), ids)
     facts["rake_paid"] = _rake_shares(facts)
     facts["category"] = _categories(facts, fr["cards"][fr["cards"]["hand_id"].isin(ids)])
     facts["hilo_outcome"] = _hilo_outcomes(facts, fr.get("awards"))
@@ -615,6 +616,26 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     facts.attrs["has_awards"] = "awards" in fr
     facts.attrs["duplicates"] = fr["hands"].attrs["duplicates"]
     return facts
+
+
+def _allin_ev(facts: pd.DataFrame, allin: pd.DataFrame | None, ids: pd.Series) -> None:
+    """`allin` (the player was still in when the last money went in with a player all-in
+    and cards to come) and `ev_net`: the expected net from that moment (`allin_ev`), else
+    the net itself. Without an `allin_ev` table (tables of an older histkit) `ev_net` is
+    empty, never the net passed off as its EV."""
+    if allin is None:
+        facts["allin"] = False
+        facts["ev_net"] = pd.array([pd.NA] * len(facts), dtype="Int64")
+        return
+    rows = allin[allin["hand_id"].isin(ids)]
+    rows = rows.assign(_k=_keys(facts, rows))
+    rows = rows[rows["_k"].ge(0)].drop_duplicates("_k")
+    ev = pd.Series(rows["ev_net"].to_numpy(dtype="int64"), index=rows["_k"].to_numpy())
+    at = ev.reindex(facts["_k"].to_numpy())
+    facts["allin"] = at.notna().to_numpy()
+    facts["ev_net"] = np.where(facts["allin"], at.fillna(0).to_numpy(), facts["net"]).astype(
+        "int64"
+    )
 
 
 # ------------------------------------------------------------------------- summaries
@@ -648,6 +669,7 @@ _SUMS = [
     "won_saw_4",
     "net",
     "net_bb",
+    "allin",
     "rake_paid",
     "contributed",
     "collected",
@@ -726,6 +748,14 @@ def player_stats(
     out["wsd"] = _ratio(g["won_showdown"], g["showdown"])
     out["won_saw_4"] = _ratio(g["won_saw_4"], g["saw_4"])
     out["net"] = g["net"].astype("int64")
+    # ev_net is empty (NA) when the tables have no allin_ev (written by an older histkit)
+    has_ev = "ev_net" in work and bool(work["ev_net"].notna().all())
+    if has_ev and len(g):
+        ev = work.groupby(keys, sort=True, dropna=False)["ev_net"].sum().to_numpy(dtype="int64")
+        out["ev_net"] = pd.array(ev, dtype="Int64")
+    else:
+        out["ev_net"] = pd.array([pd.NA] * len(g), dtype="Int64")
+    out["allin_hands"] = g["allin"].astype("int64")
     out["net_bb"] = g["net_bb"].astype("float64")
     out["bb_per_100"] = _ratio(100 * g["net_bb"], g["hands"])
     out["rake"] = g["rake_paid"].astype("int64")

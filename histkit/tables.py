@@ -55,6 +55,7 @@ _I64 = pa.int64()
 _I32 = pa.int32()
 _STR = pa.string()
 _BOOL = pa.bool_()
+_F64 = pa.float64()
 _TS = pa.timestamp("us", tz="UTC")
 
 SCHEMAS: dict[str, pa.Schema] = {
@@ -159,6 +160,28 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("game", _STR),
         ]
     ),
+    # one row per player still in when the last money went in, in hands where a player
+    # was all-in with cards to come (histkit.equity.allin): expected vs actual winnings
+    "allin_ev": pa.schema(
+        [
+            ("hand_id", _STR),
+            ("site", _STR),
+            ("money_unit", _STR),  # the unit of every amount here (as hands.money_unit)
+            ("player", _STR),
+            ("seat", _I32),
+            ("street", _I32),  # the street on which the last money went in
+            ("all_in", _BOOL),
+            ("equity", _F64),  # expected share of the pots the player could win
+            ("equity_error", _F64),  # its standard error (0 when every deal was counted)
+            ("method", _STR),  # "exact" or "monte_carlo"
+            ("samples", _I64),  # deals counted (exact) or drawn (Monte Carlo)
+            ("contributed", _I64),
+            ("collected", _I64),
+            ("net", _I64),
+            ("ev_collected", _I64),  # sum over the pots of equity x pot, rounded
+            ("ev_net", _I64),  # ev_collected - contributed
+        ]
+    ),
     # --- audit tables (from the rules engine's Replay)
     "awards": pa.schema(
         [
@@ -235,6 +258,7 @@ class Tables:
     errors: pa.Table
     awards: pa.Table | None = None  # present when the hands were audited
     violations: pa.Table | None = None
+    allin_ev: pa.Table | None = None  # None only from code that built Tables without it
 
     def __getitem__(self, name: str) -> pa.Table:
         table = getattr(self, name, None) if name in SCHEMAS else None
@@ -332,7 +356,7 @@ class TableBuilder:
 
     def add_replay(self, rp: Replay) -> None:
         """The hand's rows plus, in the audit tables, its awards and violations."""
-        self.add_hand(rp.hand)
+        self.add_hand(rp.hand, replayed=rp)
         if not self.audit:
             return
         hid = rp.hand.hand_id
@@ -382,7 +406,7 @@ class TableBuilder:
         c["reason"].append(issue.reason)
         c["game"].append(getattr(issue, "game", None))
 
-    def add_hand(self, hand: Hand) -> None:
+    def add_hand(self, hand: Hand, *, replayed: Replay | None = None) -> None:
         self.n_hands += 1
         hid = hand.hand_id
         paid_in = contributions(hand)
@@ -401,8 +425,10 @@ class TableBuilder:
         dealt_slots: dict[str, list[int]] = {}  # player -> row indices of cards in deal order
         shown: dict[str, tuple[Any, ...]] = {}
         seq = 0
+        all_in = False
         for e in hand.events:
             if isinstance(e, Action):
+                all_in = all_in or e.all_in
                 ca["hand_id"].append(hid)
                 ca["street"].append(int(e.street))
                 ca["seq"].append(seq)
@@ -516,6 +542,33 @@ class TableBuilder:
             s["finish_place"].append(place)
             s["prize"].append(prize[0] if prize else None)
             s["prize_currency"].append(prize[1] if prize else None)
+        if all_in:
+            self._add_allin_ev(hand, replayed)
+
+    def _add_allin_ev(self, hand: Hand, replayed: Replay | None) -> None:
+        from histkit.equity.allin import allin_ev
+
+        ev = allin_ev(hand, replayed)
+        if ev is None:
+            return
+        c = self._cols["allin_ev"]
+        for seat in ev.seats:
+            c["hand_id"].append(ev.hand_id)
+            c["site"].append(ev.site)
+            c["money_unit"].append(ev.money_unit)
+            c["player"].append(seat.player)
+            c["seat"].append(seat.seat)
+            c["street"].append(int(ev.street))
+            c["all_in"].append(seat.all_in)
+            c["equity"].append(seat.equity)
+            c["equity_error"].append(seat.error)
+            c["method"].append(str(ev.method))
+            c["samples"].append(ev.samples)
+            c["contributed"].append(seat.contributed)
+            c["collected"].append(seat.collected)
+            c["net"].append(seat.net)
+            c["ev_collected"].append(seat.ev_collected)
+            c["ev_net"].append(seat.ev_net)
 
     def _card_row(
         self, hid: str, player: str | None, street: int, card: Any, up: bool, src: str, line: int

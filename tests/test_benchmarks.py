@@ -71,3 +71,21 @@ def test_benchmark_script_writes_every_figure(tmp_path: Path) -> None:
     # the corpus it measured is what the simulator wrote: every hand of it parses
     hands = [h for h in iter_hands([out / "stud_hilo_40.txt"]) if isinstance(h, Hand)]
     assert len(hands) == 40
+
+
+@pytest.mark.slow
+def test_equity_benchmark_runs_against_pokerkit(tmp_path: Path) -> None:
+    pytest.importorskip("pokerkit")
+    argv = ["--pk-samples", "50", "--big", "2000", "--ref-samples", "20000"]
+    argv += ["--exact-max", "100000", "--repeat", "1", "--out", str(tmp_path)]
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_equity.py"), *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    md = (tmp_path / "equity.md").read_text()
+    assert "| hand | reference | PokerKit | histkit |" in md
+    assert md.count("x |") == 5  # one row per hand, each with its speed ratio

@@ -27,6 +27,7 @@ TABLES = (
     "seats",
     "actions",
     "cards",
+    "allin_ev",
     "errors",
     "awards",
     "violations",
@@ -366,7 +367,9 @@ def test_import_and_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[st
     folder = tmp_path / "hh"
     folder.mkdir()
     data = simulated(tmp_path / "src.txt", 5, seed=16).read_bytes()
-    (folder / "live.txt").write_bytes(data[: len(data) - 300])  # its last hand: cut short
+    last = data.rindex(b"PokerStars Hand #")
+    cut = last + (len(data) - last) // 2
+    (folder / "live.txt").write_bytes(data[:cut])  # its last hand: cut in the middle
     simulated(folder / "t.txt", 3, seed=17, tournament=True)
     shutil.copy(folder / "t.txt", folder / "t-copy.txt")
     db = tmp_path / "h.duckdb"

@@ -103,7 +103,11 @@ def test_round_trip_simulate_write_parse_replay(
 # -------------------------------------------------------- what a 3,000-hand run covers
 def _coverage(game: Game, seed: int) -> Counter[str]:
     c: Counter[str] = Counter()
-    for ph in iter_played(SessionConfig(game=game, n_hands=3000, players=8, seed=seed)):
+    # players who take every option at random: they reach the rare corners of the rules
+    # (most hands go to a showdown) quickly; tests below hold the default players to play
+    # that looks like people's
+    cfg = SessionConfig(game=game, n_hands=3000, players=8, seed=seed, play="random")
+    for ph in iter_played(cfg):
         h, s = ph.hand, ph.settlement
         ev = h.events
         actions = [e for e in ev if isinstance(e, Action)]
@@ -131,11 +135,11 @@ def _coverage(game: Game, seed: int) -> Counter[str]:
     return c
 
 
-# A tie for the high hand in stud is about a 1-in-3,000-hands event (seeds 1-6, 13-18 gave
-# 1, 1, 0, 2, 1, 0, 1, 0, 3, 2, 1, 1 ties): the runs are deterministic and the stud seed is
-# one with several ties. A change in how hands are played reshuffles every run; if a
-# count drops to zero, look at the other counts before picking another seed.
-COVERAGE_SEEDS = {Game.STUD_HILO: 1, Game.STUD: 15, Game.RAZZ: 1}
+# A tie for the high hand in stud is about a 1-in-3,000-hands event (with the random
+# players, seeds 13-20 gave 1, 1, 0, 1, 0, 1, 4, 1 ties): the runs are deterministic and
+# the stud seed is one with several ties. A change in how hands are played reshuffles every
+# run; if a count drops to zero, look at the other counts before picking another seed.
+COVERAGE_SEEDS = {Game.STUD_HILO: 1, Game.STUD: 19, Game.RAZZ: 1}
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.value)

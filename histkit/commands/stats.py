@@ -46,6 +46,7 @@ _TEXT_COLUMNS = (
     ("wtsd", "WTSD", "pct", "saw_4"),
     ("wsd", "W$SD", "pct", "showdowns"),
     ("net", "net", "money", None),
+    ("ev_net", "EV net", "money", None),
     ("bb_per_100", "bb/100", "float", "hands"),
     ("rake", "rake", "money", None),
 )
@@ -312,7 +313,8 @@ def _text(
     )
     out.append(
         "compl = completed or raised on 3rd; FtS = fold to steal as the bring-in; "
-        f"4th/7th = went to; ~ = from fewer than {SMALL} chances; definitions: docs/stats.md"
+        f"4th/7th = went to; ~ = from fewer than {SMALL} chances; EV net = net with all-in "
+        "hands counted at their equity when the money went in; definitions: docs/stats.md"
     )
     return "\n".join(out) + "\n"
 
@@ -426,6 +428,13 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str
         f"· at showdown {money('showdown_net')} · without {money('non_showdown_net')} · "
         f"rake paid {format_money(int(r['rake']), unit, cur)}"
     )
+    if _plain(r.get("ev_net")) is not None:
+        luck = int(r["net"]) - int(r["ev_net"])
+        out.append(
+            f"all-in EV: net {money('net')} · EV-adjusted net {money('ev_net')} · "
+            f"{r['allin_hands']} all-in hands with cards to come, where the cards gave "
+            f"{'+' if luck > 0 else ''}{format_money(luck, unit, cur)}"
+        )
     if r["hilo_showdowns_won"]:
         cols = [f"hilo_{o.replace(' ', '_')}" for o in HILO_OUTCOMES]
         if _plain(r[cols[0]]) is None:

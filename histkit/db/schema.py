@@ -19,6 +19,8 @@ from version N to N+1 in order, so every step runs on every new database too. Af
 ever added): such a table is rebuilt in SCHEMAS' column order, a new column of a hand's
 child table that `hands` also has (its `site`) taken from the row's hand, and every file is
 marked to be read again by the next import that names it, so the new columns get values.
+A table of hands that is new (`allin_ev`, version 3) is created the same way, and every file
+marked to be read again, which gives the hands stored before their rows in it.
 """
 
 from __future__ import annotations
@@ -106,8 +108,24 @@ _BASE = (  # version 1
 def _v1_to_v2(con: duckdb.DuckDBPyConnection) -> None:
     """Each hand's row count per table in `hand_index`, counted from the rows stored:
     what `check` holds every hand's rows to."""
+    _add_counts(con)
+
+
+def _v2_to_v3(con: duckdb.DuckDBPyConnection) -> None:
+    """`allin_ev` (all-in expected value, one row per player still in at the all-in) is a
+    table of hands: its count column in `hand_index`. (`sync_columns` created the table and
+    marked every file to be read again, which gives the hands stored before their rows.)"""
+    _add_counts(con)
+
+
+def _add_counts(con: duckdb.DuckDBPyConnection) -> None:
+    """The `hand_index` count column of every table of hands that has none yet, counted
+    from the rows stored."""
+    have = set(_columns(con, "hand_index"))
     for table in CHILD_TABLES:
         col = count_column(table)
+        if col in have:
+            continue
         con.execute(f"ALTER TABLE hand_index ADD COLUMN {col} BIGINT DEFAULT 0")
         keys = key_columns(table)
         on = " AND ".join(f"k.{c} = c.{c}" for c in keys)
@@ -119,7 +137,7 @@ def _v1_to_v2(con: duckdb.DuckDBPyConnection) -> None:
 
 
 #: MIGRATIONS[i] brings a database of version i + 1 to version i + 2
-MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (_v1_to_v2,)
+MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (_v1_to_v2, _v2_to_v3)
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 
 
@@ -254,6 +272,8 @@ def sync_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
         schema = SCHEMAS[name]
         if name not in have:
             _create_table(con, name, schema)
+            if name in CHILD_TABLES and "hands" in have:
+                rebuilt.append(name)  # the hands stored before have no rows in it yet
             continue
         old = _columns(con, name)
         types = _types(con, schema)

@@ -11,8 +11,11 @@ What the text leaves out, and how it is derived (nothing is made up):
   increment is the small bet; on 4th the first bet is the small bet ("Double bets", the
   big one); on 5th-7th a bet or a raise's increment is the big bet; one gives the other at
   1:2, Bovada's fixed-limit structure (R: $0.05/$0.10, $5/$10, 10/20 .. 150/300 at nine MTT
-  levels). A hand with no full wager (all fold to the bring-in, or check, or go all-in)
-  takes the small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
+  levels). A full wager after only all-ins on its street raises by a full bet over an
+  all-in that counted as a full one (half a bet or more), or else completes the bet to
+  its full size (e.g. all-in 181 over a 90 bring-in, then "Raises 300": a 300 small bet).
+  A hand with no full wager (all fold to the bring-in, or check, or go all-in) takes the
+  small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
   2012 cash table's is 2.5 times), raised as far as its all-ins need (an all-in may be
   short, never over the limit), and a note says so: nothing else is checked against it.
   The ante and the bring-in are no header facts (None).
@@ -79,7 +82,7 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.rules.profile import POKERSTARS, RuleProfile, ShortAllIn
 
 __all__ = ["BOVADA", "Bovada"]
 
@@ -199,10 +202,37 @@ def _sizes(r: LineReader, to: int, top: int, big: bool, all_in: bool) -> None:
     first = street not in r.scratch.get("wagered", ())
     size = to if street is Street.THIRD and first else to - top
     key = "big" if big or street > Street.FOURTH else "small"
+    shorts: list[tuple[int, int]] = r.scratch.setdefault("shorts", {}).setdefault(street, [])
     if all_in:
         r.scratch.setdefault("bounds", []).append(size if key == "small" else -(-size // 2))
-    else:
+        if street not in r.scratch.get("full", ()):
+            shorts.append((top, to))
+        return
+    if shorts and street not in r.scratch.get("full", ()):
+        # only all-ins before it on this street: it raises by a full bet over one that
+        # counted as a full bet (the half-bet rule), or else completes the bet to its full
+        # size; the first reading that fits the all-ins gives the size, none: no size
+        fits = [s for s in (to - top, to) if s > 0 and _reads(shorts, to, s)]
+        size = fits[0] if fits else 0
+    r.scratch.setdefault("full", set()).add(street)
+    if size:
         r.scratch.setdefault(key, size)
+
+
+def _reads(shorts: list[tuple[int, int]], to: int, bet: int) -> bool:
+    """Whether a full wager to `to`, after only the all-ins `shorts` ((bet standing, all-in
+    total)) on its street, fits a street bet of `bet`. A full wager reaches `bet` (the
+    completion on 3rd, the bet later), or the last all-in that counted as a full one (the
+    half-bet rule, BOVADA.short_all_in) plus `bet`; every all-in must have been short."""
+    level = 0
+    for before, allin in shorts:
+        full_to = level + bet
+        if allin >= full_to:
+            return False  # it reached a full wager: it was no short all-in
+        half = BOVADA.short_all_in is not ShortAllIn.NEVER
+        if half and 2 * (allin - before) >= full_to - before:
+            level = allin  # counted as a full wager: the next raises over it
+    return to == level + bet
 
 
 def _open_pair(r: LineReader) -> bool:

@@ -18,7 +18,16 @@ from histkit.model import Half
 from histkit.rules.games import GameSpec, HighLow
 from histkit.rules.profile import OddChip, RakeSplit, RuleProfile
 
-__all__ = ["Half", "Pot", "Award", "Settlement", "build_pots", "split_rake", "settle_pots"]
+__all__ = [
+    "Half",
+    "Pot",
+    "Award",
+    "Settlement",
+    "build_pots",
+    "split_rake",
+    "split_pot",
+    "settle_pots",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +195,55 @@ def _share(
     return tuple((w, base + (1 if w in extra else 0)) for w in sorted(winners, key=order.index))
 
 
+def split_pot(
+    pot: Pot,
+    high: Sequence[str],
+    low: Sequence[str],
+    *,
+    known: Mapping[str, Sequence[Card]],
+    order: Sequence[str],
+    profile: RuleProfile,
+) -> list[Award]:
+    """How one pot is paid once its winners are known: the one place that says it.
+
+    `high` are the players with the best high hand, `low` those with the best low that
+    counts (empty in hi/lo when no low qualifies; in razz `high` is empty and `low` takes
+    the pot). With both, the pot is halved (the odd chip between halves by the profile,
+    to the high half at most houses); with one, that side takes the whole pot. Each half
+    is shared evenly among its winners, its odd chips by the profile's rule. The equity
+    engine (`histkit.equity`) pays its simulated pots through this function too.
+    """
+    net = pot.net
+    if not low or not high:
+        ws = tuple(high) if high else tuple(low)
+        half = _HALF_HIGH if high else _HALF_LOW
+        shares = _share(net, ws, known, order, profile, half)
+        return [Award(pot.index, _HALF_WHOLE, net, pot.eligible, ws, shares)]
+    low_amt = net // 2
+    high_amt = net - low_amt
+    if not profile.odd_chip_between_halves_to_high:
+        high_amt, low_amt = low_amt, high_amt
+    hw, lw = tuple(high), tuple(low)
+    return [
+        Award(
+            pot.index,
+            _HALF_HIGH,
+            high_amt,
+            pot.eligible,
+            hw,
+            _share(high_amt, hw, known, order, profile, _HALF_HIGH),
+        ),
+        Award(
+            pot.index,
+            _HALF_LOW,
+            low_amt,
+            pot.eligible,
+            lw,
+            _share(low_amt, lw, known, order, profile, _HALF_LOW),
+        ),
+    ]
+
+
 def settle_pots(
     *,
     spec: GameSpec,
@@ -237,8 +295,7 @@ def settle_pots(
             vals = {p: evaluator.low(spec, known[p]) for p in contenders}
             best = max(v for v in vals.values() if v is not None)
             ws = tuple(p for p in contenders if vals[p] == best)
-            shares = _share(net, ws, known, order, profile, _HALF_LOW)
-            awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, ws, shares))
+            awards.extend(split_pot(pot, (), ws, known=known, order=order, profile=profile))
             continue
         high = evaluator.high
         highs = [high(known[p]) for p in contenders]
@@ -254,34 +311,7 @@ def settle_pots(
                 lw = tuple([p for p, v in zip(contenders, lows, strict=True) if v == best_low])
             else:
                 no_low.append(pot.index)
-        if not lw:
-            shares = _share(net, hw, known, order, profile, _HALF_HIGH)
-            awards.append(Award(pot.index, _HALF_WHOLE, net, pot.eligible, hw, shares))
-            continue
-        low_amt = net // 2
-        high_amt = net - low_amt
-        if not profile.odd_chip_between_halves_to_high:
-            high_amt, low_amt = low_amt, high_amt
-        awards.append(
-            Award(
-                pot.index,
-                _HALF_HIGH,
-                high_amt,
-                pot.eligible,
-                hw,
-                _share(high_amt, hw, known, order, profile, _HALF_HIGH),
-            )
-        )
-        awards.append(
-            Award(
-                pot.index,
-                _HALF_LOW,
-                low_amt,
-                pot.eligible,
-                lw,
-                _share(low_amt, lw, known, order, profile, _HALF_LOW),
-            )
-        )
+        awards.extend(split_pot(pot, hw, lw, known=known, order=order, profile=profile))
     return Settlement(
         pots=tuple(pots),
         awards=tuple(awards),

@@ -11,7 +11,7 @@ from histkit import evaluate as ev
 from histkit.cards import Card
 from histkit.rules.games import GameSpec, HighLow
 
-__all__ = ["high", "low"]
+__all__ = ["high", "low", "low_qualifies"]
 
 
 def high(cards: Sequence[Card]) -> int:
@@ -24,7 +24,14 @@ def low(spec: GameSpec, cards: Sequence[Card]) -> int | None:
 
     Hi/lo with a qualifier: five distinct ranks of eight or lower. Razz and the
     no-qualifier variant: the best five cards, pairs counting against, always a value."""
-    if spec.pots is HighLow.HILO and spec.low_qualifier is not None:
+    if low_qualifies(spec):
         v = ev.low8_value(cards)
         return None if v is None else int(v)
     return int(ev.razz_value(cards))
+
+
+def low_qualifies(spec: GameSpec) -> bool:
+    """Whether a low must qualify to win (hi/lo eight or better), else every hand has a
+    low and the best one wins (razz, hi/lo without a qualifier). The equity engine picks
+    its batch evaluator by this, so it values lows as the showdown does."""
+    return spec.pots is HighLow.HILO and spec.low_qualifier is not None

@@ -63,6 +63,7 @@ def simulate_with_faults(
     tables: int = 1,
     rake: RakeSchedule | None = None,
     profile: RuleProfile = POKERSTARS,
+    play: str = "equity",
 ) -> Iterator[tuple[Hand, Fault | None]]:
     """Each hand with the fault planted in it (None for a correct hand). About `faults`
     of the hands get one (a fault drawn for a hand that allows none of `fault_kinds` goes
@@ -73,7 +74,7 @@ def simulate_with_faults(
     cfg = SessionConfig(
         game=Game(game), n_hands=n_hands, players=players, seats=seats, seed=seed, stakes=stakes,
         tournament=tournament, currency=currency, hero=hero, tables=tables, rake=rake,
-        profile=profile,
+        profile=profile, play=play,
         faults=faults, fault_kinds=tuple(fault_kinds),
     )  # fmt: skip
     for played in iter_played(cfg):
@@ -96,14 +97,17 @@ def simulate(
     tables: int = 1,
     rake: RakeSchedule | None = None,
     profile: RuleProfile = POKERSTARS,
+    play: str = "equity",
 ) -> Iterator[Hand]:
     """`n_hands` legal hands of `game` ("stud_hilo", "stud", "razz") at `tables` tables of
     `players` (2-8) with one `hero`; cash at `stakes` (e.g. "0.10/0.20", default
-    $0.04/$0.08) with `rake`, or a tournament in chips with rising levels."""
+    $0.04/$0.08) with `rake`, or a tournament in chips with rising levels. `play`: how the
+    players decide, "equity" (from what they see, like people) or "random" (fast, every
+    option: for runs that exercise the rules engine)."""
     for hand, _fault in simulate_with_faults(
         game, n_hands, players=players, seats=seats, seed=seed, stakes=stakes,
         tournament=tournament, currency=currency, hero=hero, faults=faults,
-        fault_kinds=fault_kinds, tables=tables, rake=rake, profile=profile,
+        fault_kinds=fault_kinds, tables=tables, rake=rake, profile=profile, play=play,
     ):  # fmt: skip
         yield hand
 
@@ -137,6 +141,7 @@ def write_session(
     newline: str = "\n",
     progress: Callable[[int], None] | None = None,
     site: str = "pokerstars",
+    play: str = "equity",
 ) -> SessionReport:
     """Write a session as one text file in `site`'s words (a dialect name: pokerstars,
     fulltilt, ...), played under `profile` (default: that site's house rules, so every
@@ -144,7 +149,8 @@ def write_session(
     to `sidecar` (default: `<stem>.truth.jsonl` beside `path`, as in `sample_data/`): one
     JSON object per faulty hand with
     `hand_id`, `fault`, `code` (the violation an audit must report) and `detail`.
-    `progress` is called with the number of hands written so far."""
+    `progress` is called with the number of hands written so far; `play` as in
+    `simulate`."""
     from histkit.dialects import get_dialect
 
     dialect = get_dialect(site)
@@ -163,7 +169,7 @@ def write_session(
             tournament=tournament, currency=currency, hero=hero, faults=faults,
             fault_kinds=fault_kinds,
             tables=tables, rake=rake,
-            profile=profile,
+            profile=profile, play=play,
         ):  # fmt: skip
             out.write(dialect.write_hands([hand], newline=newline))
             n += 1

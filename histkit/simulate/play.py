@@ -1,7 +1,9 @@
-"""Play one simulated hand: a seeded deck, randomised players, the rules engine as referee.
+"""Play one simulated hand: a seeded deck, players who decide from their equity, the rules
+engine as referee.
 
 The simulator carries no copy of the rules. It asks the engine's `HandState` what comes
-next (`pending`) and what the player to act may do (`legal`), picks among those options,
+next (`pending`) and what the player to act may do (`legal`), lets the player's policy
+pick among those options (`histkit.simulate.policy`: his equity against what he sees),
 and builds the `Hand` events exactly as PokerStars would write them (a completion is a
 raise, opponents' down cards are unknown, only the hero sees a 7th-street line). Pots and
 awards come from `HandState.settle`. Every event the `Hand` holds is applied to the
@@ -46,6 +48,7 @@ from histkit.rules.pots import Pot, Settlement
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.rules.state import HandState, PendingKind
 from histkit.simulate.config import RakeSchedule, Stakes, Style
+from histkit.simulate.policy import Choice, View, policy_for
 
 if TYPE_CHECKING:
     from histkit.simulate.faults import Fault
@@ -87,6 +90,7 @@ class HandSetup:
     buy_in: str | None = None
     profile: RuleProfile = POKERSTARS
     family_pot: bool = False  # nobody folds: the deck can run out (community card)
+    play: str = "equity"  # how the players decide (histkit.simulate.policy.PLAYS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,8 @@ class _Table:
         self.community: Card | None = None
         self.burned: list[Card] = []
         self.voluntary: set[str] = set()  # put chips in on 3rd street beyond the ante
+        self.start_total = sum(self.stacks.values())
+        self.policy = policy_for(setup.play, rng)
         seats = tuple(Seat(p.seat, p.name, p.stack) for p in self.players)
         self.state = HandState(
             game=setup.game,
@@ -169,6 +175,10 @@ class _Table:
     def live(self) -> list[str]:
         return [p.name for p in self.players if p.name not in self.folded]
 
+    def can_act(self) -> list[str]:
+        """Players still in with chips behind: those who will decide on this street."""
+        return [p for p in self.live() if self.stacks[p] > 0]
+
     # ------------------------------------------------------------------- deals
     def deal_street(self, street: Street) -> None:
         hero = self.setup.hero
@@ -204,12 +214,29 @@ class _Table:
             self.emit(Deal(street, name, (card,), (True,), before))
 
     # ----------------------------------------------------------------- actions
+    def view(self, name: str, street: Street, to_call: int) -> View:
+        """What `name` sees now: his cards, the others' up cards, the folded up cards."""
+        ups = tuple(self.ups[name])
+        stakes = self.setup.stakes
+        return View(
+            game=self.setup.game,
+            street=street,
+            down=tuple(c for c in self.cards[name] if c not in ups),
+            up=ups,
+            opponents=tuple((p, tuple(self.ups[p])) for p in self.live() if p != name),
+            dead=tuple(c for p in self.folded for c in self.ups[p]),
+            community=self.community,
+            pot=self.start_total - sum(self.stacks.values()),
+            to_call=to_call,
+            bet=stakes.small_bet if street <= Street.FOURTH else stakes.big_bet,
+            family_pot=self.setup.family_pot,
+            raises=self.state.raises_this_street,
+        )
+
     def act(self) -> None:
         legal = self.state.legal()
         assert legal is not None
         name = legal.player
-        style = self.by_name[name].style
-        rng = self.rng
         street = legal.street
         # the engine's numbers, not our own: chips behind, chips in this street, the bet
         stack = legal.stack
@@ -223,47 +250,40 @@ class _Table:
                 return Action(street, name, kind, to - top, to, all_in=all_in)
             return Action(street, name, kind, to - mine, all_in=all_in)
 
-        if legal.bring_in is not None:
-            if legal.complete_to is not None and rng.random() < style.aggression * 0.3:
-                self.emit(wager(ActionKind.BET, legal.complete_to))
-            else:
-                self.emit(wager(ActionKind.BRING_IN, legal.bring_in))
-            return
-        raise_to = legal.raise_to if legal.raise_to is not None else legal.complete_to
-        # the open-pair big bet is taken only with the chips for all of it: an all-in
-        # between the two sizes is a house-rule grey zone we do not generate
-        big = self.setup.stakes.big_bet
-        big_ok = legal.raise_to_big is not None and legal.raise_to_big - top == big
-        if legal.raise_to_big is not None and rng.random() < 0.5 and big_ok:
-            raise_to = legal.raise_to_big
-        bet = legal.bet
-        if legal.bet_big == big and rng.random() < 0.5:
-            bet = legal.bet_big
-        if legal.call:
-            facing_raises = self.state.raises_this_street
-            keep = style.looseness * 0.7 if street is Street.THIRD else (style.looseness + 1) / 2
-            keep -= 0.08 * facing_raises
-            if self.setup.family_pot:
-                keep = 1.0
-            if legal.can_fold and rng.random() > keep:
-                self.emit(Action(street, name, ActionKind.FOLD))
-                return
-            raise_rate = style.aggression * (0.2 if self.setup.family_pot else 0.6)
-            if raise_to is not None and legal.call < stack and rng.random() < raise_rate:
-                self.emit(wager(ActionKind.RAISE, raise_to))
-                self._maybe_capped()
-                return
+        view = self.view(name, street, legal.call or 0)
+        d = self.policy.decide(name, view, legal, self.by_name[name].style)
+        c = d.choice
+        if c is Choice.BRING_IN:
+            assert legal.bring_in is not None
+            self.emit(wager(ActionKind.BRING_IN, legal.bring_in))
+        elif c is Choice.COMPLETE:
+            assert legal.complete_to is not None
+            self.emit(wager(ActionKind.BET, legal.complete_to))
+        elif c is Choice.FOLD:
+            self.emit(Action(street, name, ActionKind.FOLD))
+        elif c is Choice.CHECK:
+            self.emit(Action(street, name, ActionKind.CHECK))
+        elif c is Choice.CALL:
+            assert legal.call is not None
             call = min(legal.call, stack)
             self.emit(Action(street, name, ActionKind.CALL, call, all_in=call == stack))
-            return
-        if bet is not None and rng.random() < style.aggression * 0.8:
+        elif c is Choice.RAISE:
+            raise_to = legal.raise_to if legal.raise_to is not None else legal.complete_to
+            # the open-pair big raise is taken only with the chips for all of it: an all-in
+            # between the two sizes is a house-rule grey zone we do not generate
+            big = self.setup.stakes.big_bet
+            if d.big and legal.raise_to_big is not None and legal.raise_to_big - top == big:
+                raise_to = legal.raise_to_big
+            assert raise_to is not None
+            self.emit(wager(ActionKind.RAISE, raise_to))
+            self._maybe_capped()
+        else:
+            bet = legal.bet
+            if d.big and legal.bet_big == self.setup.stakes.big_bet:
+                bet = legal.bet_big
+            assert bet is not None
             self.emit(wager(ActionKind.BET, mine + bet))
             self._maybe_capped()
-            return
-        if legal.can_check:
-            self.emit(Action(street, name, ActionKind.CHECK))
-            return
-        self.emit(Action(street, name, ActionKind.FOLD))
 
     def maybe_double_bet(self) -> None:
         """Stud high, 4th street: the site announces an open pair before the first action."""
@@ -337,6 +357,7 @@ def play_hand(setup: HandSetup, players: Sequence[SimPlayer], rng: random.Random
                 raise SimulationError(f"hand {setup.hand_id}: {street} is pending twice")
             dealt.add(street)
             t.deal_street(street)
+            t.policy.deal({name: t.view(name, street, 0) for name in t.can_act()})
             t.maybe_double_bet()
         elif p.kind is PendingKind.ACTION:
             t.act()

@@ -30,6 +30,7 @@ from histkit.simulate.config import (
 )
 from histkit.simulate.faults import FAULT_KINDS, inject_fault
 from histkit.simulate.play import HandSetup, PlayedHand, SimPlayer, play_hand
+from histkit.simulate.policy import PLAYS
 
 __all__ = ["SessionConfig", "iter_played"]
 
@@ -55,8 +56,11 @@ class SessionConfig:
     faults: float = 0.0  # share of hands written with a payout fault
     fault_kinds: tuple[str, ...] = FAULT_KINDS
     start: datetime | None = None
+    play: str = "equity"  # how the players decide: "equity" or "random" (policy.PLAYS)
 
     def __post_init__(self) -> None:
+        if self.play not in PLAYS:
+            raise ValueError(f"play must be one of {', '.join(PLAYS)}, got {self.play!r}")
         if unknown := set(self.fault_kinds) - set(FAULT_KINDS):
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS}")
         if self.currency not in ("USD", "EUR", "GBP"):
@@ -154,6 +158,7 @@ class _SimTable:
             buy_in=self.buy_in,
             profile=cfg.profile,
             family_pot=self.rng.random() < cfg.family_pot_rate,
+            play=cfg.play,
         )
         played = play_hand(setup, players, self.rng)
         self.hands_played += 1

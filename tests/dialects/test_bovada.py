@@ -783,3 +783,150 @@ def test_lark_and_fast_path_agree_on_simulated_hands() -> None:
     text = write_hands(hands)
     fast, slow = Bovada(fast=True), Bovada(fast=False, cython=False)
     assert list(fast.parse(text, "sim.txt")) == list(slow.parse(text, "sim.txt"))
+
+
+# A short all-in completion before the full one: the stakes from the full wager
+# (simulated hands: the simulator's players found these spots, the old sizing misread them)
+SHORT_THEN_FULL = (
+    (
+        "Bovada Hand #201808344882: RAZZ Tournament #3041207244 TBL#2"
+        "0, Fixed Limit- Level 6 (0/0) - 2024-07-27 19:07:04\n"
+    )
+    + """\
+Seat+1: 2,633 in chips
+Seat+2: 6,656 in chips
+Seat+3: 241 in chips
+Seat+4: 2,572 in chips
+Seat+5: 3,268 in chips
+Seat+7 [ME]: 456 in chips
+Seat+1 : Ante chip 60
+Seat+2 : Ante chip 60
+Seat+3 : Ante chip 60
+Seat+4 : Ante chip 60
+Seat+5 : Ante chip 60
+Seat+7 [ME] : Ante chip 60
+*** HOLE CARDS ***
+Seat+1 : Card dealt to a spot [X X 8s]
+Seat+2 : Card dealt to a spot [X X 8c]
+Seat+3 : Card dealt to a spot [5c 4c 7h]
+Seat+4 : Card dealt to a spot [3c 2d 6c]
+Seat+5 : Card dealt to a spot [5h 7c 3d]
+Seat+7 [ME] : Card dealt to a spot [4d Js Tc]
+Seat+7 [ME] : Big blind/Bring in 90
+Seat+1 : Folds
+Seat+2 : Folds
+Seat+3 : All-in(raise) 181
+Seat+4 : Raises 300
+Seat+5 : Raises 600
+Seat+7 [ME] : Folds
+Seat+4 : Call 300
+Seat+3 : Card dealt to a spot [8h]
+Seat+4 : Card dealt to a spot [2s]
+Seat+5 : Card dealt to a spot [6h]
+Seat+4 : Bets 300
+Seat+5 : Call 300
+Seat+3 : Card dealt to a spot [2c]
+Seat+4 : Card dealt to a spot [As]
+Seat+5 : Card dealt to a spot [Ad]
+Seat+6 : Table enter user
+Seat+4 : Bets 600
+Seat+5 : Raises 1200
+Seat+4 : Call 600
+Seat+3 : Card dealt to a spot [2h]
+Seat+4 : Card dealt to a spot [9d]
+Seat+5 : Card dealt to a spot [6s]
+Seat+4 : Checks
+Seat+5 : Bets 600
+Seat+4 : All-in 412
+Seat+5 : Return uncalled portion of bet 188
+Seat+3 : Card dealt to a spot [5d]
+Seat+4 : Card dealt to a spot [8d]
+Seat+5 : Card dealt to a spot [Ah]
+Seat+4 : Showdown [8d 6c 3c 2d As] (8,6,3,2,A)
+Seat+5 : Showdown [7c 6h 5h 3d Ad] (7,6,5,3,A)
+Seat+5 : Hand Result-Side Pot 4662
+Seat+3 : Mucks [5c 4c 7h 8h 2c 2h 5d] (8,7,5,4,2)
+Seat+5 : Hand Result 993
+Seat+3 : Ranking 289
+Seat+4 : Ranking 140
+*** SUMMARY ***
+Total Pot(5655)
+Seat 1:  Folded on the 3rd STREET
+Seat 2:  Folded on the 3rd STREET
+Seat 3:   [Mucked] [5c 4c 7h 8h 2c 2h 5d ]
+Seat 4:   lose with 8,6,3,2,A [3c 2d 6c 2s As 9d 8d-8d 6c 3c 2d As]
+Seat 5:  5655  with 7,6,5,3,A [5h 7c 3d 6h Ad 6s Ah-7c 6h 5h 3d Ad]
+Seat 7:  Folded on the 3rd STREET
+"""
+)
+SHORT_COUNTED_THEN_RAISE = (
+    (
+        "Bovada Hand #201807019932: RAZZ Tournament #3278009742 TBL#3"
+        "3, Fixed Limit- Level 4 (0/0) - 2024-07-27 17:47:14\n"
+    )
+    + """\
+Seat+1: 1,399 in chips
+Seat+2: 273 in chips
+Seat+4: 119 in chips
+Seat+5: 6,670 in chips
+Seat+6: 865 in chips
+Seat+7 [ME]: 299 in chips
+Seat+1 : Ante chip 20
+Seat+2 : Ante chip 20
+Seat+4 : Ante chip 20
+Seat+5 : Ante chip 20
+Seat+6 : Ante chip 20
+Seat+7 [ME] : Ante chip 20
+*** HOLE CARDS ***
+Seat+1 : Card dealt to a spot [X X 9s]
+Seat+2 : Card dealt to a spot [X X Kc]
+Seat+4 : Card dealt to a spot [4d Ad 6c]
+Seat+5 : Card dealt to a spot [X X Td]
+Seat+6 : Card dealt to a spot [5h 2h 7s]
+Seat+7 [ME] : Card dealt to a spot [Tc Qs 8d]
+Seat+2 : Big blind/Bring in 30
+Seat+4 : All-in(raise) 99
+Seat+5 : Folds
+Seat+6 : Raises 199
+Seat+7 [ME] : Folds
+Seat+1 : Folds
+Seat+2 : Folds
+Seat+3 : Table enter user
+Seat+6 : Return uncalled portion of bet 100
+Seat+4 : Card dealt to a spot [3h]
+Seat+6 : Card dealt to a spot [6s]
+Seat+4 : Card dealt to a spot [Ah]
+Seat+6 : Card dealt to a spot [Ts]
+Seat+4 : Card dealt to a spot [3c]
+Seat+6 : Card dealt to a spot [9d]
+Seat+4 : Card dealt to a spot [Jh]
+Seat+6 : Card dealt to a spot [4h]
+Seat+4 : Showdown [Jh 6c 4d 3h Ad] (J,6,4,3,A)
+Seat+6 : Showdown [7s 6s 5h 4h 2h] (7,6,5,4,2)
+Seat+6 : Hand Result 348
+Seat+4 : Ranking 223
+*** SUMMARY ***
+Total Pot(348)
+Seat 1:  Folded on the 3rd STREET
+Seat 2:  Folded on the 3rd STREET
+Seat 4:   lose with J,6,4,3,A [4d Ad 6c 3h Ah 3c Jh-Jh 6c 4d 3h Ad]
+Seat 5:  Folded on the 3rd STREET
+Seat 6:  348  with 7,6,5,4,2 [5h 2h 7s 6s Ts 9d 4h-7s 6s 5h 4h 2h]
+Seat 7:  Folded on the 3rd STREET
+"""
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "small"),
+    [(SHORT_THEN_FULL, 300), (SHORT_COUNTED_THEN_RAISE, 100)],
+    ids=["completion-after-short-all-in", "raise-over-half-bet-all-in"],
+)
+def test_a_short_all_in_before_the_full_wager_does_not_size_the_bets(text: str, small: int) -> None:
+    """All-in 181 over a 90 bring-in, then "Raises 300": the 300 completes the bet (the
+    all-in was short of it and under half of it), so the small bet is 300, not 300 - 181.
+    All-in 99 over a 30 bring-in, then "Raises 199": the 99 counted as a full completion
+    (more than half of 100), so 199 raises it by a full 100."""
+    (h,) = [x for x in parse_text(text, source="t.txt", site="bovada") if isinstance(x, Hand)]
+    assert (h.small_bet, h.big_bet) == (small, 2 * small)
+    assert replay(h).errors == ()
