@@ -322,6 +322,10 @@ def _cash_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, to
     return "\n".join(out)
 
 
+def _chips(v: Any) -> str:
+    return "–" if pd.isna(v) else f"{int(v):+,}"
+
+
 def _tournament_section(
     fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, top: int
 ) -> str:
@@ -360,13 +364,12 @@ def _tournament_section(
             f"<td>{r.hands:,}</td><td>{amount(r.buy_in)}</td><td>{amount(r.fee)}</td>"
             f"<td>{'–' if pd.isna(r.place) else f'{int(r.place):,}'}</td>"
             f"<td>{amount(r.prize)}</td><td>{amount(r.result, True)}</td>"
-            f"<td>{r.chips_net:+,}</td></tr>"
+            f"<td>{r.chips_net:+,}</td><td>{_chips(r.chips_ev_net)}</td></tr>"
         )
     out.append(
         "<table><tr><th>tournament</th><th>first hand (UTC)</th><th>hands</th><th>buy-in</th>"
-        "<th>fee</th><th>place</th><th>prize</th><th>result</th><th>chips won</th></tr>"
-        + "".join(rows)
-        + "</table>"
+        "<th>fee</th><th>place</th><th>prize</th><th>result</th><th>chips won</th>"
+        "<th>chips at all-in EV</th></tr>" + "".join(rows) + "</table>"
     )
     out.append("<h3>Play in tournaments (in big bets of each level)</h3>")
     out.append(_plots(tour, who, money=False))

@@ -30,6 +30,7 @@ _COLUMNS = [
     "prize",
     "result",
     "chips_net",
+    "chips_ev_net",
 ]
 
 
@@ -37,8 +38,9 @@ def tournament_results(facts: pd.DataFrame) -> pd.DataFrame:
     """One row per player and tournament (`histkit.stats.seat_facts` rows of tournament
     hands): hands, first and last hand, buy-in and fee (minor units of `currency`), place
     and prize where a hand says so (prize 0 when the place is known and nothing was
-    paid), `result` = prize - buy-in - fee when all are known, and `chips_net` (the
-    tournament's chips won or lost at the tables)."""
+    paid), `result` = prize - buy-in - fee when all are known, `chips_net` (the
+    tournament's chips won or lost at the tables) and `chips_ev_net` (the same with all-in
+    hands counted at their equity when the money went in)."""
     t = facts[facts["is_tournament"].fillna(False).astype(bool)]
     if t.empty:
         return pd.DataFrame(columns=_COLUMNS)
@@ -64,6 +66,12 @@ def tournament_results(facts: pd.DataFrame) -> pd.DataFrame:
         prize=("prize", "max"),
         chips_net=("net", "sum"),
     ).reset_index()
+    # all-in hands at their equity (NA where the tables carry no all-in EV)
+    if "ev_net" in t and bool(t["ev_net"].notna().all()):
+        ev = g["ev_net"].sum().to_numpy(dtype="int64")
+        out["chips_ev_net"] = pd.array(ev, dtype="Int64")
+    else:
+        out["chips_ev_net"] = pd.array([pd.NA] * len(out), dtype="Int64")
     known_place = out["place"].notna()
     out["prize"] = out["prize"].where(out["prize"].notna() | ~known_place, 0)
     cost = out["buy_in"] + out["fee"].fillna(0)

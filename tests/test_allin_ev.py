@@ -152,13 +152,20 @@ def test_allin_ev_is_the_same_from_text_parquet_and_the_database(tmp_path: Path)
         assert rows(tables) == first, name
         st = player_stats(tables)
         assert st["ev_net"].notna().all() and int(st["allin_hands"].sum()) == len(first)
-    # EV net differs from net only in the all-in hands, by what the cards gave there
-    st = player_stats(got["text"]).set_index("player")
-    luck: dict[str, int] = {}
+    # EV net differs from net only in the all-in hands, by what the cards gave there (per
+    # player and money unit: each tournament's chips are their own)
+    hands = got["text"]["hands"].to_pandas()
+    unit_of = dict(zip(hands["hand_id"], hands["money_unit"], strict=True))
+    st = player_stats(got["text"])
+    assert st["money_unit"].nunique() > 1  # several tournaments, never added together
+    luck: dict[tuple[str, str], int] = {}
     for r in first:
-        luck[r["player"]] = luck.get(r["player"], 0) + r["net"] - r["ev_net"]
-    for player, row in st.iterrows():
-        assert int(row["net"]) - int(row["ev_net"]) == luck.get(str(player), 0)
+        key = (r["player"], unit_of[r["hand_id"]])
+        luck[key] = luck.get(key, 0) + r["net"] - r["ev_net"]
+    for row in st.itertuples():
+        key = (str(row.player), str(row.money_unit))
+        assert int(row.net) - int(row.ev_net) == luck.get(key, 0), key
+    assert any(luck.values())
 
 
 # ------------------------------------------------------------------ report and plots
@@ -203,8 +210,22 @@ def test_the_report_shows_ev_net_and_equity_street_by_street(tmp_path: Path) -> 
 
     text = tmp_path / "t.txt"
     write_session(text, "stud_hilo", 120, players=8, seed=104, tournament=True)
-    html = build_report(load([text]), "Hero", top=3)
+    tables = load([text])
+    html = build_report(tables, "Hero", top=3)
+    # tournaments only: chips won and chips at all-in EV, per tournament
+    assert "<th>chips won</th><th>chips at all-in EV</th>" in html
+    from histkit.stats import seat_facts
+    from histkit.tournaments import tournament_results
+
+    res = tournament_results(seat_facts(tables))
+    for r in res[res["player"] == "Hero"].itertuples():
+        assert f"<td>{r.chips_net:+,}</td><td>{int(r.chips_ev_net):+,}</td>" in html
+    # and cash games: the EV-adjusted net in the summary
+    cash = tmp_path / "c.txt"
+    write_session(cash, "stud_hilo", 200, players=8, seed=7)
+    html = build_report(load([cash]), "Hero", top=3)
     assert "EV-adjusted net (all-in hands at their equity)" in html
+    html = build_report(tables, "Hero", top=3)
     assert "equity as Hero saw it:" in html
     assert "equity with the cards shown:" in html
 
@@ -212,13 +233,23 @@ def test_the_report_shows_ev_net_and_equity_street_by_street(tmp_path: Path) -> 
 def test_the_winnings_plot_draws_the_all_in_ev_line() -> None:
     from histkit import plots
     from histkit.simulate import simulate
-    from histkit.stats import seat_facts
+    from histkit.stats import MixedMoneyError, seat_facts
 
     facts = seat_facts(
         tables_from(list(simulate("stud_hilo", 120, players=8, seed=104, tournament=True)))
     )
+    # the three tournaments' chips cannot share an axis: one tournament, or big bets
     allin = facts[facts["allin"]]
     player = str(allin["player"].value_counts().index[0])
+    with pytest.raises(MixedMoneyError):
+        plots.cumulative_net(facts, player)
+    bb = plots.cumulative_net(facts, player, in_big_bets=True)
+    labels = [line.get_label() for line in bb.get_lines()]
+    mine = facts[facts["player"] == player].sort_values(["started_at", "hand_id"])
+    ev_bb = (mine["ev_net"].astype("float64") / mine["big_bet"].astype("float64")).sum()
+    assert bb.get_lines()[labels.index("all-in EV")].get_ydata()[-1] == pytest.approx(ev_bb)
+    unit = allin.loc[allin["player"] == player, "money_unit"].value_counts().index[0]
+    facts = facts[facts["money_unit"] == unit]
     ax = plots.cumulative_net(facts, player)
     labels = [line.get_label() for line in ax.get_lines()]
     assert "all-in EV" in labels

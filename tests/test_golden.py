@@ -173,7 +173,8 @@ def test_2023_horse_tournament_allin_ante_side_pot_split() -> None:
 def test_eight_players_community_card() -> None:
     h = hand("stud-hi/7-Stud-USD-0.04-0.08-200907.Missing.Showdown.Card.txt")
     assert (h.hand_id, h.game, h.small_bet, h.big_bet) == ("30506593746", Game.STUD, 4, 8)
-    assert (h.unit, h.currency, h.mix, h.tournament_id) == (Unit.CENT, None, None, None)
+    # 2009 headers write only the symbol ("$0.04/$0.08"): "$" is PokerStars' USD
+    assert (h.unit, h.currency, h.mix, h.tournament_id) == (Unit.CENT, "USD", None, None)
     assert h.local_time == "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"
     assert h.started_at == datetime(2009, 7, 16, 0, 36, 31, tzinfo=UTC)  # from the ET time
     assert (h.table, h.max_seats, h.hero) == ("Laomedon", 8, "Player1")

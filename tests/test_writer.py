@@ -309,6 +309,8 @@ def _normalise_header(line: str) -> str:
     line = line.replace("PokerStars Game #", "PokerStars Hand #")
     line = line.replace("PokerStars Home Game Hand #", "PokerStars Hand #")
     line = re.sub(r": \{[^}]*\} Tournament #", ": Tournament #", line)
+    # 2009 cash headers write only the symbol; the writer adds the code, as later files do
+    line = re.sub(r"(\$[\d.]+/\$[\d.]+) USD\)", r"\1)", line)
     return line.replace("Match Round I, ", "").lower()
 
 

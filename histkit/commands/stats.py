@@ -7,6 +7,7 @@ import csv
 import json
 import math
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from histkit.commands._options import (
@@ -311,11 +312,12 @@ def _text(
             else ""
         )
     )
-    out.append(
+    legend = (
         "compl = completed or raised on 3rd; FtS = fold to steal as the bring-in; "
         f"4th/7th = went to; ~ = from fewer than {SMALL} chances; EV net = net with all-in "
         "hands counted at their equity when the money went in; definitions: docs/stats.md"
     )
+    out += textwrap.wrap(legend, width=100, break_on_hyphens=False)
     return "\n".join(out) + "\n"
 
 
@@ -344,7 +346,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
         return ("+" if signed and v > 0 else "") + text
 
     header = ["player", "site", "tournament", "hands", "first (UTC)", "buy-in", "fee", "place",
-              "prize", "result", "chips"]  # fmt: skip
+              "prize", "result", "chips", "EV chips"]  # fmt: skip
     rows = []
     for r in results.to_dict(orient="records"):
         first = "" if _plain(r["first"]) is None else f"{r['first']:%Y-%m-%d %H:%M}"
@@ -353,7 +355,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
                      f"{r['hands']:,}", first, money(r["buy_in"], r["currency"]),
                      money(r["fee"], r["currency"]), "-" if place is None else f"{place:,}",
                      money(r["prize"], r["currency"]), money(r["result"], r["currency"], True),
-                     f"{r['chips_net']:+,}"])  # fmt: skip
+                     f"{r['chips_net']:+,}", money(r["chips_ev_net"], None, True)])  # fmt: skip
     out = _table(header, rows, left=3)
     out.append("")
     for s in summary.to_dict(orient="records"):

@@ -52,10 +52,14 @@ def test_planted_faults_survive_the_round_trip() -> None:
     """A payout error in the record is in the PHH too: the audit of the PHH finds every one
     the audit of the text finds (as AWARD_MISMATCH where the text's audit could name the
     half: PHH keeps each player's winnings, not which half paid them)."""
-    from histkit.simulate import simulate_with_faults
+    from histkit.simulate import FAULT_KINDS, simulate_with_faults
 
+    # the payout faults (a wrong rake is caught only against a house's rake ceiling)
+    kinds = tuple(k for k in FAULT_KINDS if k != "wrong_rake")
     found = 0
-    for hand, fault in simulate_with_faults("stud_hilo", 300, players=6, seed=3, faults=0.2):
+    for hand, fault in simulate_with_faults(
+        "stud_hilo", 300, players=6, seed=3, faults=0.2, fault_kinds=kinds
+    ):
         if fault is None:
             continue
         text_codes, phh_codes = _codes(hand), _codes(_back(hand))
