@@ -27,6 +27,7 @@ from histkit.stats import (
     street_stats,
 )
 from histkit.textsafe import clip, without_bidi_controls
+from histkit.words import plural
 
 __all__ = [
     "cumulative_net",
@@ -118,7 +119,7 @@ def cumulative_net(
     ax.set_xlabel("date (UTC)" if by == "date" else "hands")
     ax.set_ylabel(f"cumulative net ({_name(label)})")
     when = " by date" if by == "date" else ""
-    ax.set_title(f"{_name(player)}: winnings over {len(rows)} hands{when}")
+    ax.set_title(f"{_name(player)}: winnings over {plural(len(rows), 'hand')}{when}")
     if by == "date":
         ax.figure.autofmt_xdate()
     if fmt is not None:

@@ -211,3 +211,39 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     _chromium_shot(one, tmp_path / "hand.png", "1300,1200")
     for colour in ((0xC6, 0x28, 0x28), (0x15, 0x65, 0xC0), (0x2E, 0x7D, 0x32)):
         assert _colour_pixels(tmp_path / "hand.png", colour) > 50, colour
+
+
+def test_a_count_of_one_is_singular() -> None:
+    """'1 hand', '1 table', '(1 cash)', never '1 hands' or '1 cashes'."""
+    from histkit import plots
+    from histkit.stats import load, seat_facts
+
+    from .conftest import SAMPLE_DATA
+
+    one = dict(tables_from([_long_hand()]).items()) | {
+        "awards": _awards([("ls1", 0, "whole", "A", 26)]),
+        "violations": pd.DataFrame(columns=["hand_id", "code", "severity", "message"]),
+    }
+    plain = " ".join(re.sub(r"<[^>]+>", " ", build_report(one, "A")).split())
+    assert "1 hand · stud 1 · pokerstars · 1 table" in plain
+    assert "USD · 1 hand " in plain and "no violation in 1 hand." in plain
+    facts = seat_facts(one)
+    assert plots.cumulative_net(facts, "A").get_title() == "A: winnings over 1 hand"
+    # the sample tournaments: Hero cashed in one of the three he finished
+    tour = build_report(load([SAMPLE_DATA / "stud_hilo_tournament_150.txt"], audit=True), "Hero")
+    plain = " ".join(re.sub(r"<[^>]+>", " ", tour).split())
+    assert "4 tournaments, 3 with a known finish" in plain and "(1 cash)" in plain
+    assert not re.search(r"(?<![\d,.])1 (hands|tables|tournaments|cashes|records)\b", plain)
+
+
+def test_the_audit_coverage_sentence_counts_one_as_one() -> None:
+    from histkit.audit import AuditReport
+
+    full = AuditReport(hands=1, violations=(), coverage={"pots": 1, "pots_decided": 1})
+    assert full.checked_text() == "Checked in full: every action and every award of 1 pot."
+    part = AuditReport(
+        hands=2, violations=(), coverage={"pots": 1, "pots_decided": 0, "partly_checked": 1}
+    )
+    assert part.checked_text().startswith(
+        "Checked in full: 1 of 2 hands; the winners of 0 of 1 pot; 1 hand only in part"
+    )
