@@ -462,15 +462,20 @@ def build_report(
 
 
 def _covers(mine: pd.DataFrame) -> str:
-    """What the report covers, for its title: one day, or the span of days."""
-    when = mine["started_at"].dropna()
+    """What the report covers, for its title: one day, or the span of days, and the hands
+    with no time (iPoker writes none), which no date can stand for."""
+    dated = mine["started_at"].notna()
+    undated = mine.loc[~dated, "hand_id"].nunique()
+    when = mine.loc[dated, "started_at"]
     if when.empty:
-        return f"{mine['hand_id'].nunique():,} hands"
+        return plural(mine["hand_id"].nunique(), "undated hand")
     first, last = when.min(), when.max()
     if first.date() == last.date():
-        return f"the session of {first:%d %B %Y}"
-    days = (last.date() - first.date()).days + 1
-    return f"{first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
+        span = f"{first:%d %B %Y}" if undated else f"the session of {first:%d %B %Y}"
+    else:
+        days = (last.date() - first.date()).days + 1
+        span = f"{first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
+    return f"{span} and {plural(undated, 'undated hand')}" if undated else span
 
 
 def write_report(

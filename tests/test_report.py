@@ -16,7 +16,7 @@ from histkit.report import build_report, hand_replay
 from histkit.stats import frames
 from histkit.tables import tables_from
 
-from .conftest import needs_corpus
+from .conftest import CORPUS, needs_corpus
 from .test_stats import _awards, _hilo_hands, _long_hand
 
 _DATA_IMG = re.compile(r'<img [^>]*src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
@@ -247,3 +247,47 @@ def test_the_audit_coverage_sentence_counts_one_as_one() -> None:
     assert part.checked_text().startswith(
         "Checked in full: 1 of 2 hands; the winners of 0 of 1 pot; 1 hand only in part"
     )
+
+
+def test_the_title_counts_undated_hands() -> None:
+    """A hand with no start time (iPoker writes none) is not 'the session of' a day."""
+    import dataclasses
+
+    from .stud_builder import build
+
+    def hand(hid: str, minute: int) -> object:
+        return build(hid, seats="A:1:100 B:2:100", streets={3: "A bring_in 2; B fold"},
+                     cards={"A": "?? ?? 2c", "B": "?? ?? 9d"}, collects="A:4",
+                     minute=minute)  # fmt: skip
+
+    dated = [hand("d1", 0), hand("d2", 5)]
+    undated = [dataclasses.replace(hand(h, 0), started_at=None) for h in ("u1", "u2")]
+    title = re.compile(r"<h1>(.*)</h1>")
+    assert title.findall(build_report(tables_from(dated), "A")) == [
+        "A: the session of 01 January 2026"
+    ]
+    assert title.findall(build_report(tables_from([*dated, *undated]), "A")) == [
+        "A: 01 January 2026 and 2 undated hands"
+    ]
+    assert title.findall(build_report(tables_from([*dated, *undated[:1]]), "A")) == [
+        "A: 01 January 2026 and 1 undated hand"
+    ]
+    assert title.findall(build_report(tables_from(undated), "A")) == ["A: 2 undated hands"]
+
+
+@pytest.mark.skipif(not (CORPUS / "ipoker").is_dir(), reason="../shared/hands is absent")
+def test_the_title_counts_undated_hands_of_the_real_corpus() -> None:
+    """Player11 plays an iPoker sit-and-go (hands without a time) and a Merge freeroll of
+    22 June 2011: the title names the day and counts the iPoker hands."""
+    from histkit.stats import load
+
+    tables = load([CORPUS / "ipoker", CORPUS / "merge"], audit=True)
+    hands = tables["hands"].to_pandas()
+    seats = tables["seats"].to_pandas()
+    mine = hands[hands["hand_id"].isin(seats.loc[seats["player"] == "Player11", "hand_id"])]
+    undated = int(mine["started_at"].isna().sum())
+    assert undated > 0 and mine["started_at"].notna().any()
+    text = build_report(tables, "Player11")
+    assert re.findall(r"<h1>(.*)</h1>", text) == [
+        f"Player11: 22 June 2011 and {undated:,} undated hands"
+    ]
