@@ -112,13 +112,38 @@ def test_hand_replay_reads_like_the_hand() -> None:
     page = hand_replay(fr, "ls1")
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "antes $0.01 $0.01 $0.02" in text  # each ante, then the pot
-    # 3rd street: A's cards and line, then B's; the pot after the street
-    assert "brings in $0.02 calls $0.02" in text and "completes to $0.04" in text
-    assert "checks raises to $0.08" in text and "bets $0.04 calls $0.04" in text
-    assert "bets $0.08" in text and "folds" in text
+    # 3rd street: A's cards and line, then B's, each action numbered in the street's
+    # order; the pot after the street
+    assert "1. brings in $0.02 3. calls $0.02" in text and "2. completes to $0.04" in text
+    assert "1. checks 3. raises to $0.08" in text and "2. bets $0.04 4. calls $0.04" in text
+    assert "1. bets $0.08" in text and "2. folds" in text
     assert "A collected $0.26" in text
     # cards are drawn as cards: a coloured suit each, a down card shaded
     assert re.search(r'<span class="card (spades|hearts|diamonds|clubs)', page)
+
+
+def test_hand_replay_keeps_the_order_across_players() -> None:
+    """Each player's actions are in his own column; the numbers give back the street's
+    order: read in number order, they are the hand's actions in sequence."""
+    from .test_stats import _hilo_hands
+
+    fr = frames(tables_from([_long_hand(), *_hilo_hands()]))
+    acts = fr["actions"][fr["actions"]["kind"] != "ante"]
+    for hand_id in ("ls1", "hl2"):
+        page = hand_replay(fr, hand_id)
+        players = re.findall(r"<th>([^<]+)<br>", page)
+        mine = acts[acts["hand_id"] == hand_id]
+        rows = re.findall(r'<tr class="street-head">(.*?)</tr>', page)
+        for street, row in zip(sorted(set(mine["street"])), rows, strict=True):
+            cells = re.findall(r"<td>(.*?)</td>", row)[1:]  # the street's name first
+            said = sorted(
+                (int(n), p)
+                for p, cell in zip(players, cells, strict=True)
+                for n in re.findall(r'<span class="nth"[^>]*>(\d+)\.</span>', cell)
+            )
+            want = mine[mine["street"] == street].sort_values("seq")["player"].tolist()
+            assert [n for n, _ in said] == list(range(1, len(want) + 1))
+            assert [p for _, p in said] == want, (hand_id, street)
 
 
 @needs_corpus
