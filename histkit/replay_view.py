@@ -38,6 +38,7 @@ font-family:ui-monospace,Menlo,Consolas,monospace;line-height:1.3}
 .card.clubs{color:#2e7d32}
 table.replay{width:100%}table.replay td{vertical-align:top;text-align:left}
 table.replay td.num{text-align:right;white-space:nowrap}
+table.replay td:first-child{white-space:nowrap}
 .street-head{background:#f3f6fa;font-weight:600}.verdict-ok{color:#2e7d32}
 .verdict-bad{color:#c62828;font-weight:bold}
 table.replay .nth{color:#777;font-size:.85em;font-weight:normal}

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import base64
 import re
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from histkit.report import build_report, hand_replay
 from histkit.stats import frames
 from histkit.tables import tables_from
 
+from .chromium import chromium_shot, colour_pixels, has_chromium
 from .conftest import CORPUS, needs_corpus
 from .test_stats import _awards, _hilo_hands, _long_hand
 
@@ -175,39 +174,7 @@ def test_report_cli_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-u
     assert "no such file" in capsys.readouterr().err
 
 
-def _chromium_shot(html: Path, shot: Path, size: str = "1300,3000") -> bytes:
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    subprocess.run(
-        [
-            chromium,
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--screenshot={shot}",
-            f"--window-size={size}",
-            html.as_uri(),
-        ],
-        check=True,
-        timeout=120,
-        capture_output=True,
-    )
-    return shot.read_bytes()
-
-
-def _colour_pixels(png: Path, rgb: tuple[int, int, int], tolerance: int = 40) -> int:
-    import numpy as np
-    from matplotlib import image
-
-    pixels = (image.imread(png)[..., :3] * 255).astype(int)
-    near = np.abs(pixels - np.array(rgb)).max(axis=-1) <= tolerance
-    return int(near.sum())
-
-
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no /usr/bin/chromium")
+@pytest.mark.skipif(not has_chromium(), reason="no chromium")
 def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     """The sample data's report in a browser: separate cash and tournament sections, and
     hands replayed with card glyphs in their suits' colours."""
@@ -224,7 +191,7 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert re.search(r'<span class="card hearts[^"]*"[^>]*>[0-9AKQJ]+\u2665</span>', text)
     page = tmp_path / "r.html"
     page.write_text(text, encoding="utf-8")
-    data = _chromium_shot(page, tmp_path / "shot.png")
+    data = chromium_shot(page, tmp_path / "shot.png")
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
     # one replayed hand alone, so that its cards fill the picture: hearts red, diamonds
     # blue, clubs green, as the four-colour deck draws them
@@ -233,9 +200,9 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     style = text[text.index("<style>") : text.index("</style>") + 8]
     one = tmp_path / "hand.html"
     one.write_text(f"<!DOCTYPE html><html><head>{style}</head><body>{hand}</body></html>")
-    _chromium_shot(one, tmp_path / "hand.png", "1300,1200")
+    chromium_shot(one, tmp_path / "hand.png", "1300,1200")
     for colour in ((0xC6, 0x28, 0x28), (0x15, 0x65, 0xC0), (0x2E, 0x7D, 0x32)):
-        assert _colour_pixels(tmp_path / "hand.png", colour) > 50, colour
+        assert colour_pixels(tmp_path / "hand.png", colour) > 50, colour
 
 
 def test_a_count_of_one_is_singular() -> None:
@@ -316,3 +283,41 @@ def test_the_title_counts_undated_hands_of_the_real_corpus() -> None:
     assert re.findall(r"<h1>(.*)</h1>", text) == [
         f"Player11: 22 June 2011 and {undated:,} undated hands"
     ]
+
+
+def test_the_readme_links_files_that_exist() -> None:
+    """The README's pictures of the report (and every other file it links) are committed."""
+    from .conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(((?!https?:|#|mailto:)[^)\s#]+)", readme)
+    assert "docs/report-summary.png" in links and "docs/report-replay.png" in links
+    assert [link for link in links if not (ROOT / link).exists()] == []
+    for name in ("report-summary.png", "report-replay.png"):
+        data = (ROOT / "docs" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(data) < 300_000
+
+
+@pytest.mark.skipif(not has_chromium(), reason="no chromium")
+def test_the_readme_pictures_can_be_remade(tmp_path: Path) -> None:
+    """docs/screenshots.py draws them again from sample_data/: the summary, and a replayed
+    hand whose cards are drawn in the four suits' colours."""
+    import importlib.util
+
+    from matplotlib import image
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "docs" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    summary, replay = script.make_screenshots(tmp_path)
+    for png in (summary, replay):
+        height, width = image.imread(png).shape[:2]
+        assert width == script.WIDTH and 500 < height < 3000
+        assert png.stat().st_size < 300_000
+    for colour in ((0xC6, 0x28, 0x28), (0x15, 0x65, 0xC0), (0x2E, 0x7D, 0x32)):
+        assert colour_pixels(replay, colour) > 50, colour
+    # the summary's section rule and its winnings line are the report's blue
+    assert colour_pixels(summary, (0x1F, 0x4E, 0x79), 20) > 500
