@@ -26,8 +26,16 @@ __all__ = [
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "C$", "AUD": "A$"}
 
 
+def _code(currency: object) -> str | None:
+    """A currency code, or None when the hand states none: pandas hands a missing one over
+    as NaN (a float), which would otherwise be written out as 'nan'."""
+    return currency if isinstance(currency, str) and currency else None
+
+
 def format_money(amount: int, unit: str, currency: str | None) -> str:
-    """'$0.04', '-$1.20', '400' (chips): a minor-unit amount for people."""
+    """'$0.04', '-$1.20', '400' (chips), '40.00' (cents of a currency the hand does not
+    name): a minor-unit amount for people."""
+    currency = _code(currency)
     if unit != "cent":
         return f"{int(amount):,}"
     symbol = _SYMBOLS.get(currency or "", "")
@@ -38,7 +46,9 @@ def format_money(amount: int, unit: str, currency: str | None) -> str:
 
 
 def stakes_label(small: int, big: int, unit: str, currency: str | None) -> str:
-    """'$0.04/$0.08 USD' for cash, '200/400' for chips."""
+    """'$0.04/$0.08 USD' for cash, '200/400' for chips, '40.00/80.00' for a currency the
+    hand does not name (Kings Club writes none)."""
+    currency = _code(currency)
     label = f"{format_money(small, unit, currency)}/{format_money(big, unit, currency)}"
     return (
         f"{label} {currency}" if unit == "cent" and currency and _SYMBOLS.get(currency) else label
