@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -222,6 +223,38 @@ def test_read_hands_as_dask_dataframes(
     assert by_unit.sort_index().to_dict() == expected.sort_index().to_dict()
     assert len(expected) > 1  # cash in several currencies and tournament chips
     assert str(by_unit.dtype).startswith("int64")
+
+
+def test_read_hands_from_an_address_computes_on_the_cluster(
+    scheduler: str, client: distributed.Client, sessions: Path
+) -> None:
+    """`scheduler="tcp://..."` connects as `Client(address)` does, as Dask's default client,
+    so `.compute()` runs the partitions in the workers' processes, not in this one."""
+    pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    import histkit.dask
+
+    meta = pd.DataFrame({"pid": pd.Series([], dtype="int64")})
+
+    def where_computed(frame: Any) -> set[int]:
+        pids = frame.map_partitions(lambda _: pd.DataFrame({"pid": [os.getpid()]}), meta=meta)
+        return set(pids.compute()["pid"])
+
+    workers = set(client.run(os.getpid).values())
+    try:
+        frames = histkit.dask.read_hands([sessions], scheduler=scheduler, task_bytes=30_000)
+        ran = where_computed(frames["hands"])
+        assert ran and ran <= workers and os.getpid() not in ran
+        first = distributed.get_client()
+        # the same address again: the same client, still the default
+        again = histkit.dask.read_hands([sessions], scheduler=scheduler)
+        assert where_computed(again["seats"]) <= workers
+        assert distributed.get_client() is first
+    finally:
+        for made in histkit.dask._CLIENTS.values():
+            made.close()
+        histkit.dask._CLIENTS.clear()
 
 
 def test_audit_in_python(client: distributed.Client, sessions: Path) -> None:
