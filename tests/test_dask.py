@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -186,17 +187,82 @@ def test_a_killed_worker_changes_nothing(
     _same(read_tables(tmp_path / "dask"), want)
 
 
-def _kill_a_busy_worker(client: distributed.Client) -> str | None:
-    """SIGKILL the process of a worker that is running a task now (its nanny starts a new
-    one); its address, or None if none was busy within a few seconds."""
+def _kill_a_busy_worker(
+    client: distributed.Client, *, prefix: str = "", until: threading.Event | None = None
+) -> str | None:
+    """SIGKILL the process of a worker that is running a task now (whose key starts with
+    `prefix`; its nanny starts a new one); its address, or None if none was busy within a
+    few seconds (or, given `until`, before it is set)."""
     pids = client.run(os.getpid)
-    for _ in range(100):
-        busy = [w for w, keys in client.processing().items() if keys and w in pids]
-        if busy:
-            os.kill(pids[busy[0]], signal.SIGKILL)
-            return str(busy[0])
+    deadline = time.monotonic() + 5
+
+    def waiting() -> bool:
+        return not until.is_set() if until is not None else time.monotonic() < deadline
+
+    while waiting():
+        for worker, keys in client.processing().items():
+            if worker in pids and any(str(k).startswith(prefix) for k in keys):
+                os.kill(pids[worker], signal.SIGKILL)
+                return str(worker)
         time.sleep(0.05)
     return None
+
+
+def test_a_killed_worker_in_a_flat_run_changes_nothing(
+    scheduler: str,
+    client: distributed.Client,
+    sessions: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, through the command line, for a flat result: the parent takes the tables
+    in input order, so a task Dask runs again after its worker died gives them in place."""
+    want = _local([sessions], tmp_path / "local", ())
+    monkeypatch.setattr(cluster, "SPAN_BYTES", 4_000)
+    monkeypatch.setattr(cluster, "TASK_BYTES", 4_000)
+    done = threading.Event()
+    killed: list[str | None] = []
+    killer = threading.Thread(
+        target=lambda: killed.append(
+            _kill_a_busy_worker(client, prefix="histkit-task-", until=done)
+        )
+    )
+    killer.start()
+    try:
+        argv = ["parse", str(sessions), "-o", str(tmp_path / "dask"), "-q", "--audit"]
+        assert main([*argv, "--scheduler", scheduler]) == 0
+    finally:
+        done.set()
+        killer.join()
+    assert killed[0] is not None, "no worker was running a task to kill"
+    _same(read_tables(tmp_path / "dask"), want)
+
+
+def test_histkit_scheduler_runs_on_the_cluster(
+    scheduler: str,
+    client: distributed.Client,
+    sessions: Path,
+    tmp_path: Path,
+    small_tasks: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """$HISTKIT_SCHEDULER, with neither --scheduler nor --jobs, sends the work to that
+    cluster (not to local processes), with the local run's tables."""
+    import histkit.parallel
+
+    want = _local([sessions], tmp_path / "local", ())
+
+    def no_local_processes(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the run used local processes")
+
+    monkeypatch.setattr(histkit.parallel, "run", no_local_processes)
+    monkeypatch.setenv("HISTKIT_SCHEDULER", scheduler)
+    with distributed.get_task_stream(client) as stream:
+        argv = ["parse", str(sessions), "-o", str(tmp_path / "dask"), "-q", "--audit"]
+        assert main(argv) == 0
+    keys = [str(t["key"]) for t in stream.data]
+    assert sum(k.startswith("histkit-task-") for k in keys) > 3
+    _same(read_tables(tmp_path / "dask"), want)
 
 
 def test_read_hands_as_dask_dataframes(
