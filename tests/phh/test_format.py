@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from histkit.model import ActionKind, Collect, Deal, Game, Hand, PotKind, Street, Unit
+from histkit.model import ActionKind, Collect, Deal, Game, Hand, PotKind, Show, Street, Unit
 from histkit.phh import VARIANTS, PhhError, dumps, hand_fields, read_phh
 from histkit.phh.writer import level_number
 from histkit.reader import ParseIssue, iter_files, iter_hands
@@ -117,6 +117,33 @@ def test_every_card_dealt_is_written_the_unseen_as_unknown(game: Game) -> None:
             sevenths += any(a.startswith("d dh") and a.endswith(" ??") for a in actions)
             n += 1
     assert n == 60 and sevenths > 5  # showdowns with an opponent's unseen 7th card
+
+
+def test_unseen_seventh_street_cards_read_back_as_unknown_deals() -> None:
+    """The `d dh pN ??` of a card nobody saw is read as a 7th-street deal of an unknown
+    card: the hand read back deals every player at the showdown his seven cards, and the
+    audit finds nothing in it that it did not find in the text."""
+    checked = 0
+    for hand in simulate("stud", 40, players=4, seed=6):
+        folded = {a.player for a in hand.actions() if a.kind is ActionKind.FOLD}
+        players = {e.player for e in hand.events if isinstance(e, Deal)}
+        at_showdown = players - folded
+        if len(at_showdown) < 2:
+            continue
+        seventh = {
+            e.player for e in hand.events if isinstance(e, Deal) and e.street is Street.SEVENTH
+        }
+        back = _one(dumps(hand))
+        dealt = {e.player: e for e in back.events if isinstance(e, Deal) and e.street == 7}
+        assert at_showdown <= set(dealt), hand.hand_id
+        unwritten = at_showdown - seventh  # the record has no line for their 7th card
+        shown = {e.player: e.cards for e in hand.events if isinstance(e, Show)}
+        for p in unwritten:  # unknown, or (after an all-in showdown) as the show named it
+            card = dealt[p].cards
+            assert card == (None,) or card == shown[p][6:], (hand.hand_id, p, card)
+        assert not replay(back).errors
+        checked += bool(unwritten)
+    assert checked >= 5
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
