@@ -104,7 +104,9 @@ from histkit.rules.profile import RakeSplit, RuleProfile
 
 __all__ = ["IPOKER", "IPoker"]
 
-IPOKER = RuleProfile(name="ipoker", rake_split=RakeSplit.MAIN_FIRST)
+# showdown order: the XML lists the players' cards in seat order, whoever showed first (the
+# last bettor comes first in 0 of 10 showdowns after a bet): its order says nothing
+IPOKER = RuleProfile(name="ipoker", rake_split=RakeSplit.MAIN_FIRST, showdown_order=None)
 
 _GAMETYPE = re.compile(
     r"\s*(?P<game>.+?)(?:\s+(?P<sb>[$€£]?[\d.,]+)\s*/\s*(?P<bb>[$€£]?[\d.,]+))?"

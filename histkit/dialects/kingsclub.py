@@ -85,6 +85,7 @@ from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["KINGSCLUB", "KingsClub"]
 
+# showdown order (AGGRESSOR, as PokerStars): the last bettor first in 2 of 2 real showdowns
 KINGSCLUB: RuleProfile = dataclasses.replace(POKERSTARS, name="kingsclub")
 
 _THIRD, _SEVENTH = Street.THIRD, Street.SEVENTH

@@ -12,11 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from histkit.cards import Card
 from histkit.model import Half
+from histkit.rules import showdown
 from histkit.rules.games import GameSpec, HighLow
 from histkit.rules.profile import OddChip, RakeSplit, RuleProfile
+
+if TYPE_CHECKING:
+    from histkit.rules.state import HandState
 
 __all__ = [
     "Half",
@@ -27,6 +32,7 @@ __all__ = [
     "split_rake",
     "split_pot",
     "settle_pots",
+    "settle_hand",
 ]
 
 
@@ -318,4 +324,37 @@ def settle_pots(
         rake=rake,
         undecided=tuple([p for p in order if p in undecided]) if undecided else (),
         no_low=tuple(no_low),
+    )
+
+
+def settle_hand(st: HandState, rake: int, shown: Mapping[str, Sequence[Card]]) -> Settlement:
+    """The pots of a hand as the engine (`st`) ends it: the hands known are every live
+    player's whose cards are all known (and `shown`, player -> all their cards), the
+    community card added; a mucked hand nobody saw is dead."""
+    names, ledger = st.names, st.ledger
+    live = st.live_mask
+    known: dict[str, tuple[Card, ...]] = {}
+    for i in range(st.n):
+        if live >> i & 1:
+            cs = ledger.known(i)
+            if cs is not None:
+                known[names[i]] = cs
+    for p, given in shown.items():
+        known[p] = tuple(given)
+    community = ledger.community
+    if community is not None:
+        known = {p: cs + (community,) for p, cs in known.items() if community not in cs}
+    # a mucked hand is dead; "doesn't show" is the uncontested winner's line, not a concession
+    forfeits = {p for p in st.mucked if p not in known}
+    return settle_pots(
+        spec=st.spec,
+        profile=st.profile,
+        order=names,
+        contributions=st.contributions,
+        live=st.live,
+        all_in=st.all_in,
+        rake=rake,
+        known=known,
+        forfeits=forfeits,
+        evaluator=showdown,
     )

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from histkit.model import Street, Unit
 
-__all__ = ["Code", "Severity", "Violation", "money"]
+__all__ = ["Code", "Severity", "Violation", "money", "street_name"]
 
 
 class Code(StrEnum):
@@ -49,6 +49,7 @@ class Code(StrEnum):
     UNCHECKABLE_SHOWDOWN = "UNCHECKABLE_SHOWDOWN"
     GARBLED_CARD = "GARBLED_CARD"  # the site wrote something that is not a card
     DEALS_NOT_RECORDED = "DEALS_NOT_RECORDED"  # a record with no deal lines (info)
+    SHOWDOWN_ORDER = "SHOWDOWN_ORDER"  # someone else showed first than the profile says (info)
 
 
 class Severity(StrEnum):
@@ -90,3 +91,11 @@ def money(amount: int, unit: Unit, currency: str | None = None) -> str:
     if currency is None or currency in _SYMBOLS:
         return f"{sign}{_SYMBOLS.get(currency or 'USD')}{number}"
     return f"{sign}{number} {currency}"
+
+
+_STREET_NAMES = {n: f"{n}{'rd' if n == 3 else 'th'} street" for n in range(3, 8)}
+
+
+def street_name(street: int | None) -> str:
+    """A street as a message names it ("5th street"); "the hand" when there is none."""
+    return _STREET_NAMES.get(int(street or 3), "the hand")
