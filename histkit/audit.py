@@ -143,7 +143,10 @@ class AuditReport:
             "part (the record leaves facts out: --info lists what each could not check)."
         )
 
+    # errors and warnings by code: root causes and findings on their own (`by_code`), and
+    # the findings that follow from another (`follow_on_by_code`), counted apart
     by_code: dict[str, int] = field(default_factory=dict)
+    follow_on_by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
     # where a stored audit was read from (`stored_report`), None for an audit made now
     stored: str | None = None
@@ -174,10 +177,13 @@ class AuditReport:
                     "reported": v.reported,
                     "message": v.message,
                     "source": self.source_of.get(v.hand_id),
+                    "seq": v.seq,
+                    "caused_by": v.caused_by,
                 }
                 for v in shown
             ],
-            "by_code": dict(Counter(str(v.code) for v in shown)),
+            "by_code": by_code(shown, info=include_info),
+            "follow_on_by_code": by_code(shown, follow_ons=True, info=include_info),
             "rejected": [
                 {
                     "source_file": r.source_file,
@@ -212,6 +218,33 @@ class AuditReport:
                 ],
             },
         }
+
+
+def by_code(
+    found: Iterable[Violation], *, follow_ons: bool = False, info: bool = False
+) -> dict[str, int]:
+    """Findings by code: those that follow from no other (`follow_ons` False) or those that
+    do; errors and warnings only unless `info`."""
+    return dict(
+        Counter(
+            str(v.code)
+            for v in found
+            if (v.is_error or info) and (v.caused_by is not None) == follow_ons
+        )
+    )
+
+
+def _in_order(sources: Mapping[str, Any]) -> Callable[[Violation], tuple[int, int, int]]:
+    """Sort key: hands in the order read; a hand's findings across hands first (its
+    stacks as it starts), then its own in the order found (a root before what follows)."""
+    order = {hid: i for i, hid in enumerate(sources)}
+    last = len(order)
+
+    def key(v: Violation) -> tuple[int, int, int]:
+        at = order.get(v.hand_id, last)
+        return (at, -1, v.line) if v.seq is None else (at, v.seq, v.line)
+
+    return key
 
 
 def replays(
@@ -317,14 +350,13 @@ class _Tally:
         if continuity:
             # a rejected hand was played between its neighbours as much as a skipped one:
             # their stacks are not compared (no false alarm beside a damaged hand)
-            gaps = [_Gap(r.source_file, r.line) for r in self.rejected if r.line]
+            gaps = [_Gap(r.source_file, r.line, "rejected") for r in self.rejected if r.line]
             across = check_continuity([*self.stacks, *self.skipped, *gaps], profile)
             if self.left_out:
                 kept = {hid for _, hid in self.seen}
                 across = [v for v in across if v.hand_id in kept]
             found.extend(across)
-        order = {hid: i for i, hid in enumerate(self.sources)}
-        found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
+        found.sort(key=_in_order(self.sources))
         return AuditReport(
             hands=self.hands,
             violations=tuple(found),
@@ -334,7 +366,8 @@ class _Tally:
             sites=tuple(sorted(self.sites)),
             coverage=dict(self.coverage),
             partly_checked=tuple(self.partly),
-            by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
+            by_code=by_code(found),
+            follow_on_by_code=by_code(found, follow_ons=True),
             source_of=dict(self.sources),
             unreadable=tuple(self.unreadable),
             duplicates=Duplicates(
@@ -459,6 +492,11 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
         names = ("hand_id", "code", "severity", "street", "line", "expected", "reported")
         vcols = [vt[c].to_pylist() for c in (*names, "message")]
         files = vt["source_file"].to_pylist() if "source_file" in vt.column_names else None
+        # (tables of an older histkit have no causes)
+        none = [None] * vt.num_rows
+        seqs, causes = (
+            vt[c].to_pylist() if c in vt.column_names else none for c in ("seq", "caused_by")
+        )
         for i, (hid, code, sev, street, line, exp, rep, msg) in enumerate(zip(*vcols, strict=True)):
             if not first_copy(hid, files[i] if files else None, int(line or 0)):
                 continue
@@ -472,10 +510,11 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
                     expected=_plain(exp),
                     reported=_plain(rep),
                     message=msg,
+                    seq=seqs[i],
+                    caused_by=causes[i],
                 )
             )
-    order = {hid: i for i, hid in enumerate(sources)}
-    found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
+    found.sort(key=_in_order(sources))
 
     issues: dict[str, list[Any]] = {"rejected": [], "skipped": [], "unknown": [], "unreadable": []}
     et = tables.get("errors")
@@ -518,7 +557,8 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
         unknown=tuple(issues["unknown"]),
         sites=tuple(sorted({site for site, _ in first})),
         coverage=coverage,
-        by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
+        by_code=by_code(found),
+        follow_on_by_code=by_code(found, follow_ons=True),
         source_of=sources,
         unreadable=tuple(issues["unreadable"]),
         duplicates=Duplicates(

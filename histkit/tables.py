@@ -211,6 +211,10 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("reported", _STR),
             ("message", _STR),
             ("source_file", _STR),
+            # its place among the hand's findings, and the place of the one it follows
+            # from (null: a root cause, or a finding across hands such as continuity)
+            ("seq", _I32),
+            ("caused_by", _I32),
         ]
     ),
 }
@@ -397,6 +401,8 @@ class TableBuilder:
         v["reported"].append(None if x.reported is None else str(x.reported))
         v["message"].append(x.message)
         v["source_file"].append(source_file)
+        v["seq"].append(x.seq)
+        v["caused_by"].append(x.caused_by)
 
     def add_issue(self, issue: IssueLike) -> None:
         c = self._cols["errors"]

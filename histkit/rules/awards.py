@@ -427,6 +427,7 @@ def _info_unknown(au: HandAudit, s: Settlement, undecided: bool) -> None:
             f"{who} did not show their cards at the showdown, so {what} cannot be checked.",
             severity=Severity.INFO,
             reported=who,
+            blame=tuple(hidden),
         )
 
 

@@ -114,10 +114,14 @@ def act(
             st.report(Code.UNKNOWN_PLAYER, f"{p} acts but was not dealt in.")
             return
         if st.fold_mask & bit:
-            st.report(Code.ACTION_AFTER_FOLD, f"{p} acts ({kind.value}) after folding.")
+            st.report(Code.ACTION_AFTER_FOLD, f"{p} acts ({kind.value}) after folding.", blame=(i,))
             return
         if st.allin_mask & bit:
-            st.report(Code.ACTION_AFTER_ALL_IN, f"{p} acts ({kind.value}) after going all-in.")
+            st.report(
+                Code.ACTION_AFTER_ALL_IN,
+                f"{p} acts ({kind.value}) after going all-in.",
+                blame=(i,),
+            )
             return
     live = st.live_mask
     if phase is _P_OVER or not live & (live - 1):  # over, or one player left in
@@ -127,7 +131,7 @@ def act(
     if phase is _P_BET:
         turn = order.whose_turn(st, st.opener, st.bring_in_seat, st.bring_in_due)
     if turn != i:
-        _turn_violation(st, p, kind, None if turn is None else st.names[turn])
+        _turn_violation(st, i, kind, turn)
     if kind is _CALL:
         if st.bring_in_due:
             _bring_in_forced(st, i, kind)
@@ -161,8 +165,11 @@ def act(
     st.last = i
 
 
-def _turn_violation(st: HandState, p: str, kind: ActionKind, expected: str | None) -> None:
-    """`p` acts when `expected` should (None: nobody, the round was complete)."""
+def _turn_violation(st: HandState, i: int, kind: ActionKind, turn: int | None) -> None:
+    """Position i acts when position `turn` should (None: nobody, the round was
+    complete). The finding is about both: one of their lines is missing or misplaced."""
+    p = st.names[i]
+    expected = None if turn is None else st.names[turn]
     if st.opener is None and st.last is None:
         pass  # an up card is unknown: who opens the street cannot be checked
     elif expected is None and not st.bring_in_due:
@@ -170,6 +177,7 @@ def _turn_violation(st: HandState, p: str, kind: ActionKind, expected: str | Non
             Code.OUT_OF_TURN,
             f"{p} acts ({kind.value}) on {st.street_name()} after the betting round was complete.",
             reported=p,
+            blame=(i,),
         )
     elif st.bring_in_due and st.bring_in_seat is not None:
         who = st.names[st.bring_in_seat]
@@ -179,6 +187,7 @@ def _turn_violation(st: HandState, p: str, kind: ActionKind, expected: str | Non
             "bring in.",
             expected=who,
             reported=p,
+            blame=(st.bring_in_seat, i),
         )
     else:
         st.report(
@@ -186,6 +195,7 @@ def _turn_violation(st: HandState, p: str, kind: ActionKind, expected: str | Non
             f"{p} acts out of turn on {st.street_name()}: it is {expected}'s turn.",
             expected=expected,
             reported=p,
+            blame=(i,) if turn is None else (turn, i),
         )
 
 
@@ -203,6 +213,7 @@ def _bring_in_forced(st: HandState, i: int, kind: ActionKind) -> None:
             Code.BRING_IN_AMOUNT,
             f"{st.names[i]} must bring in or complete, but {kind.value}s.",
             reported=kind.value,
+            blame=(i,),
         )
         st.bring_in_due = False
 
@@ -213,7 +224,7 @@ def _bring_in(st: HandState, i: int, amount: int, all_in: bool) -> None:
     # bring-in player unknown (nothing to check)
     unknown = st.bring_in_seat is None and st.wagers == 0
     if st.street != _THIRD or not (st.bring_in_due or unknown):
-        st.report(Code.BRING_IN_AMOUNT, f"{p} brings in when no bring-in is due.")
+        st.report(Code.BRING_IN_AMOUNT, f"{p} brings in when no bring-in is due.", blame=(i,))
     st.bring_in_due = False
     stack = st.stack[i]
     bi = st.bring_in_amount
@@ -224,6 +235,7 @@ def _bring_in(st: HandState, i: int, amount: int, all_in: bool) -> None:
                 f"{p} brings in for {st.m(amount)}; a bring-in must be less than the small "
                 f"bet of {st.m(st.small_bet)}.",
                 reported=amount,
+                blame=(i,),
             )
         elif not all_in:
             st.bring_in_amount = amount
@@ -233,6 +245,7 @@ def _bring_in(st: HandState, i: int, amount: int, all_in: bool) -> None:
             f"{p} brings in for {st.m(amount)}; the bring-in is {st.m(bi)}.",
             expected=bi,
             reported=amount,
+            blame=(i,),
         )
     put(st, i, amount, all_in, "bring-in")
     st.bet = max(st.bet, st.street_in[i])
@@ -250,6 +263,7 @@ def _call(st: HandState, i: int, amount: int, all_in: bool) -> None:
             f"{p} calls {st.m(amount)} with nothing to call.",
             expected=0,
             reported=amount,
+            blame=(i,),
         )
     elif amount != expected:
         st.report(
@@ -257,6 +271,7 @@ def _call(st: HandState, i: int, amount: int, all_in: bool) -> None:
             f"{p} calls {st.m(amount)}; the call is {st.m(expected)}.",
             expected=expected,
             reported=amount,
+            blame=(i,),
         )
     put(st, i, amount, all_in, "call")
     st.acted_mask |= 1 << i
@@ -276,6 +291,7 @@ def _wager(
                 f"{p} 'raises {st.m(amount)} to {st.m(to)}', but the bet was {st.m(bet)}.",
                 expected=to - bet,
                 reported=amount,
+                blame=(i,),
             )
     elif kind is _RAISE:
         to = bet + amount
@@ -288,6 +304,7 @@ def _wager(
             f"{p} {kind.value}s to {st.m(to)}, but no opponent can call it: every other "
             "player still in the hand is all-in.",
             reported=to,
+            blame=(i,),
         )
     st.aggressor = i  # the last to bet or raise (who shows first at the showdown)
     if (st.street or _THIRD) == _THIRD and st.wagers == 0:
@@ -316,6 +333,7 @@ def _complete(st: HandState, i: int, to: int, short: bool) -> None:
             f"{st.m(target)}.",
             expected=target,
             reported=to,
+            blame=(i,),
         )
     _register(st, i, to, to >= target or _half(st, to, target))
     st.inc = st.small_bet
@@ -332,6 +350,7 @@ def _bet(st: HandState, i: int, to: int, short: bool) -> None:
             f"{' or '.join(st.m(s) for s in sizes)}.",
             expected=sizes[0] if len(sizes) == 1 else "/".join(map(str, sizes)),
             reported=to,
+            blame=(i,),
         )
     st.inc = to if to in sizes else sizes[0]
     _register(st, i, to, to >= min(sizes) or _half(st, to, min(sizes)))
@@ -350,6 +369,7 @@ def _raise(st: HandState, i: int, to: int, short: bool) -> None:
             f"{p} raises to {st.m(to)}, which does not exceed the bet of {st.m(bet)}.",
             expected=targets[0],
             reported=to,
+            blame=(i,),
         )
     elif to not in targets and not (short and to < targets[0]):
         st.report(
@@ -358,6 +378,7 @@ def _raise(st: HandState, i: int, to: int, short: bool) -> None:
             f"{st.m(targets[0])}.",
             expected=targets[0],
             reported=to,
+            blame=(i,),
         )
     if capped(st):
         st.report(
@@ -366,6 +387,7 @@ def _raise(st: HandState, i: int, to: int, short: bool) -> None:
             f"{st.m(bet)} (bet and {st.profile.max_raises} raises).",
             expected=bet,
             reported=to,
+            blame=(i,),
         )
     elif st.acted_mask >> i & 1:
         st.report(
@@ -373,6 +395,7 @@ def _raise(st: HandState, i: int, to: int, short: bool) -> None:
             f"{p} raises although only a short all-in was made since they acted; the "
             "betting was not reopened.",
             reported=to,
+            blame=(i,),
         )
     if to - bet > st.small_bet and to in targets:
         st.inc = to - bet
@@ -401,6 +424,7 @@ def put(st: HandState, i: int, chips: int, all_in_flag: bool, what: str) -> None
             f"{p}'s {what} of {st.m(chips)} is more than the {st.m(stack)} they have.",
             expected=stack,
             reported=chips,
+            blame=(i,),
         )
         chips = stack
     st.stack[i] = left = stack - chips
@@ -414,6 +438,7 @@ def put(st: HandState, i: int, chips: int, all_in_flag: bool, what: str) -> None
                 Code.ALL_IN_MARKER,
                 f"{p}'s {what} of {st.m(chips)} puts them all-in, but the line does not say so.",
                 severity=Severity.WARNING,
+                blame=(i,),
             )
     elif all_in_flag:
         st.report(
@@ -421,6 +446,7 @@ def put(st: HandState, i: int, chips: int, all_in_flag: bool, what: str) -> None
             f"{p}'s {what} is marked all-in but leaves {st.m(left)} behind.",
             expected=chips + left,
             reported=chips,
+            blame=(i,),
         )
 
 
@@ -452,6 +478,7 @@ def returned(st: HandState, player: str, amount: int) -> None:
             f"{st.m(amount)} is returned to {player} as uncalled; expected {exp}.",
             expected=exp,
             reported=f"{st.m(amount)} to {player}",
+            blame=(i,),
         )
     back = min(amount, st.street_in[i])
     st.street_in[i] -= back
@@ -470,7 +497,9 @@ def close(st: HandState) -> None:
     if _open(st):
         active = st.active_mask
         si, bet = st.street_in, st.bet
-        for i in range(st.n):
+        # players already found missing first: the others' missed turns may follow from theirs
+        found = st.causes.players
+        for i in sorted(range(st.n), key=lambda i: i not in found):
             if active >> i & 1 and (not st.acted_mask >> i & 1 or si[i] < bet):
                 st.report(
                     Code.MISSING_ACTION,
@@ -481,6 +510,7 @@ def close(st: HandState) -> None:
                         else "it was their turn."
                     ),
                     expected=st.names[i],
+                    blame=(i,),
                 )
                 st.acted_mask |= 1 << i  # report once
     unc = None if st.uncalled_done or not st.returns_written else unmatched(st)
@@ -492,6 +522,7 @@ def close(st: HandState) -> None:
             "returned.",
             expected=amount,
             reported=0,
+            blame=st.blame_of(p),
         )
         st.uncalled_done = True
 

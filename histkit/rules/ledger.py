@@ -124,6 +124,7 @@ class CardLedger:
                 self.v(
                     Code.CARD_INCONSISTENT,
                     f"{p} receives {len(new)} cards on {street_name(at)}, expected {slots}.",
+                    blame=(i,),
                 )
                 new, ups = new[-slots:], ups[-slots:]
         start = 0 if third else street - 1
@@ -144,6 +145,7 @@ class CardLedger:
                         Code.CARD_INCONSISTENT,
                         f"{p}'s card {c} on {street_name(at)} is dealt {'up' if u else 'down'}; "
                         f"it must be dealt {'up' if pattern[slot] else 'down'}.",
+                        blame=(i,),
                     )
                 # the slot is new and empty: only a duplicate elsewhere can be wrong
                 mine.append(c)  # as written (a duplicate stays visible on the board)
@@ -172,6 +174,7 @@ class CardLedger:
                     f"{p}'s earlier cards are shown as [{' '.join(map(str, before))}], which "
                     f"does not match the {len(mine)} cards dealt before.",
                     reported=" ".join(map(str, before)),
+                    blame=(i,),
                 )
                 return
         for k, c in zip(slots, before, strict=True):
@@ -186,6 +189,7 @@ class CardLedger:
                     f"{p}'s earlier card {k + 1} was {mine[k]}, now shown as {c}.",
                     expected=str(mine[k]),
                     reported=str(c),
+                    blame=(i,),
                 )
 
     def place(self, i: int, slot: int, c: Card) -> None:
@@ -204,6 +208,7 @@ class CardLedger:
                     f"{self.names[i]}'s card {slot + 1} was {old}, now shown as {c}.",
                     expected=str(old),
                     reported=str(c),
+                    blame=(i,),
                 )
                 return
         owners = self.owner
@@ -253,6 +258,7 @@ class CardLedger:
                 f"{p} {source} [{' '.join(map(str, shown))}], which does not match the "
                 f"{dealt} cards dealt to them.",
                 reported=" ".join(map(str, shown)),
+                blame=(i,),
             )
             return
         free = [k for k, c in enumerate(mine) if c is None]
@@ -268,4 +274,5 @@ class CardLedger:
                 expected=dealt,
                 reported=" ".join(map(str, shown)),
                 severity=Severity.WARNING,
+                blame=(i,),
             )

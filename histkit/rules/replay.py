@@ -125,14 +125,14 @@ class HandAudit:
         self.profile = st.profile
         self.describe = describe
         self.no_low_printed = no_low_printed  # the site prints "No low hand qualified"
-        self.out: list[Violation] = []
         st.finish()
         if summary is not None:
             for sr in summary.seats:
                 if sr.cards and st.cards_of(sr.player) is not None:
                     st.reveal(sr.player, sr.cards, line=sr.line)
         s = self.settlement = st.settle(rake=summary.taken if summary is not None else 0)
-        self.out.extend(st.violations)
+        # one list: a finding's `seq` is its place among the hand's findings
+        self.out: list[Violation] = st.violations
         collects = st.collects
         self.awards = check_awards(self, s, collects)
         check_descriptions(self)
@@ -155,9 +155,17 @@ class HandAudit:
         reported: str | int | None = None,
         severity: Severity = Severity.ERROR,
         street: Street | None = None,
+        blame: tuple[str | None, ...] = (),
     ) -> None:
-        self.out.append(
-            Violation(code, severity, self.st.hand_id, street, line, expected, reported, message)
+        """Record a finding of the end of the hand; `blame` names the players it is about
+        (as `HandState.report`'s positions)."""
+        out, st = self.out, self.st
+        seq = len(out)
+        caused = st.causes.link(seq, code, severity, street, st.blame_of(*blame))
+        out.append(
+            Violation(
+                code, severity, st.hand_id, street, line, expected, reported, message, seq, caused
+            )
         )
 
     def coverage(self) -> Coverage:

@@ -42,6 +42,7 @@ from histkit.model import (
     Unit,
 )
 from histkit.rules import betting, order, pending
+from histkit.rules.causes import Causes
 from histkit.rules.games import GameSpec, spec_for
 from histkit.rules.ledger import CardLedger
 from histkit.rules.pending import Legal, Pending, PendingKind
@@ -80,7 +81,7 @@ class HandState:
         "bet", "wagers", "inc", "opener", "bring_in_seat", "bring_in_due", "last", "aggressor",
         "showdown_seen",
         "uncalled_done", "deals_seen", "ledger", "shown", "show_events", "collects",
-        "no_low_line", "violations", "line",
+        "no_low_line", "violations", "causes", "line",
     )  # fmt: skip
 
     def __init__(
@@ -158,6 +159,7 @@ class HandState:
         self.collects: list[Collect] = []
         self.no_low_line: NoLowHand | None = None
         self.violations: list[Violation] = []
+        self.causes = Causes()
         self.line = 0
 
     # ------------------------------------------------------------------ views
@@ -320,20 +322,32 @@ class HandState:
         reported: str | int | None = None,
         severity: Severity = Severity.ERROR,
         line: int | None = None,
+        blame: tuple[int, ...] = (),
     ) -> Violation:
-        """Record a violation at the current street and line (or `line`)."""
+        """Record a violation at the current street and line (or `line`). `blame`: the
+        positions of the players it is about (the one whose action or line is missing or
+        wrong), which links it to an earlier finding it follows from (`rules/causes.py`)."""
+        found = self.violations
+        street, seq = self.street, len(found)
         v = Violation(
-            code=code,
-            severity=severity,
-            hand_id=self.hand_id,
-            street=self.street,
-            line=self.line if line is None else line,
-            expected=expected,
-            reported=reported,
-            message=message,
+            code,
+            severity,
+            self.hand_id,
+            street,
+            self.line if line is None else line,
+            expected,
+            reported,
+            message,
+            seq,
+            self.causes.link(seq, code, severity, street, blame),
         )
-        self.violations.append(v)
+        found.append(v)
         return v
+
+    def blame_of(self, *players: str | None) -> tuple[int, ...]:
+        """The positions of the named players (unknown names left out), for `report`."""
+        index = self.index
+        return tuple(index[p] for p in players if p is not None and p in index)
 
     def m(self, amount: int) -> str:
         return money(amount, self.unit, self.currency)
@@ -528,6 +542,7 @@ class HandState:
                     f"{self.names[i]} is still in the hand but no card is shown dealt to them "
                     f"on {self.street_name()}.",
                     severity=Severity.WARNING,
+                    blame=(i,),
                 )
 
     def on_deal(
@@ -551,7 +566,9 @@ class HandState:
         ledger = self.ledger
         if i < 0 or ledger.slots[i] is None:
             if i >= 0 and not self.dealt_mask >> i & 1 and self.ante_mask:
-                self.report(Code.ANTE, f"{player} is dealt in without posting the ante.")
+                self.report(
+                    Code.ANTE, f"{player} is dealt in without posting the ante.", blame=(i,)
+                )
                 self.dealt_mask |= 1 << i
                 self.recount()
                 ledger.slots[i] = []
@@ -562,7 +579,9 @@ class HandState:
                 return
         bit = 1 << i
         if self.fold_mask & bit:
-            self.report(Code.CARD_INCONSISTENT, f"{player} is dealt a card after folding.")
+            self.report(
+                Code.CARD_INCONSISTENT, f"{player} is dealt a card after folding.", blame=(i,)
+            )
         if self.dealt_now & bit:
             self.report(Code.CARD_INCONSISTENT, f"{player} is dealt twice on {self.street_name()}.")
             return

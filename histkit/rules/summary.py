@@ -174,6 +174,7 @@ def check_summary(au: HandAudit, s: Settlement, collects: list[Collect]) -> None
                     Code.SUMMARY_MISMATCH,
                     f"The summary says {sr.player} folded, but they never folded.",
                     line=sr.line,
+                    blame=(sr.player,),
                 )
             elif sr.folded_street is not None and st.fold_street_of(sr.player) != (
                 sr.folded_street
@@ -185,12 +186,14 @@ def check_summary(au: HandAudit, s: Settlement, collects: list[Collect]) -> None
                     line=sr.line,
                     expected=int(st.fold_street_of(sr.player) or 0),
                     reported=int(sr.folded_street),
+                    blame=(sr.player,),
                 )
         elif sr.outcome in (_SEATOUTCOME_SHOWED, _SEATOUTCOME_MUCKED) and folded:
             au.v(
                 Code.SUMMARY_MISMATCH,
                 f"The summary shows {sr.player}'s hand at showdown, but they folded.",
                 line=sr.line,
+                blame=(sr.player,),
             )
     for p, amt in won.items():
         if amt and p not in seen:

@@ -60,7 +60,10 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One finding. `expected`/`reported` are plain values (ints in minor units or text)."""
+    """One finding. `expected`/`reported` are plain values (ints in minor units or text).
+    `seq`: its position among its hand's findings (None for a finding across hands, such
+    as stack continuity); `caused_by`: the `seq` of the finding of the same hand this one
+    follows from (`rules/causes.py`), None for a root cause and for what no rule links."""
 
     code: Code
     severity: Severity
@@ -70,10 +73,17 @@ class Violation:
     expected: str | int | None
     reported: str | int | None
     message: str
+    seq: int | None = None
+    caused_by: int | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity is not Severity.INFO
+
+    @property
+    def is_root(self) -> bool:
+        """A fault found on its own: an error or warning that follows from no other."""
+        return self.caused_by is None and self.severity is not Severity.INFO
 
 
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
