@@ -30,6 +30,7 @@ __all__ = [
     "AuditedHand",
     "Duplicates",
     "audit",
+    "audit_hand",
     "audit_paths",
     "audited",
     "replays",
@@ -54,6 +55,26 @@ class AuditedHand(NamedTuple):
     pots_decided: int = 0  # pots whose winners the cards settle
     unchecked: tuple[str, ...] = ()  # what could not be checked (empty: checked in full)
     complete: bool = True
+
+
+def audit_hand(
+    hand: Hand,
+    seen: set[tuple[str, str]] | None,
+    profile: RuleProfile | None = None,
+    digest: int | None = None,
+) -> tuple[AuditedHand, Replay | None]:
+    """One hand as the audit keeps it, and its replay: replayed unless its key (site, hand
+    id) is in `seen` already (a copy, counted and not replayed again: no replay); it joins
+    `seen` (None: every hand is replayed). The one place both the audit of hands and a
+    worker's chunk decide it."""
+    key = (hand.site, hand.hand_id)
+    if seen is not None:
+        if key in seen:
+            where = f"{hand.source.file}:{hand.source.line}" if hand.source.file else ""
+            return AuditedHand(hand.site, hand.hand_id, digest, where), None
+        seen.add(key)
+    rp = replay(hand, profile)
+    return audited(rp, digest), rp
 
 
 def audited(rp: Replay, digest: int | None = None) -> AuditedHand:
@@ -390,12 +411,10 @@ def audit(
     hand given twice (same site and hand id) is audited once; with no text to compare,
     its copies all count as copies."""
     tally = _Tally()
+    seen: set[tuple[str, str]] = set()
     for it in items:
         if isinstance(it, Hand):
-            if (it.site, it.hand_id) in tally.seen:
-                tally.add_audited(AuditedHand(it.site, it.hand_id, None, ""))  # a copy
-            else:
-                tally.add_audited(audited(replay(it, profile)))
+            tally.add_audited(audit_hand(it, seen, profile)[0])
         elif isinstance(it, Replay):
             tally.add_audited(audited(it))
         else:

@@ -32,13 +32,13 @@ from histkit.model import (
     TableNote,
 )
 from histkit.money import parse_amount, parse_buy_in
+from histkit.rules.replay import Replay, replay
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from histkit.dialects.base import Dialect
     from histkit.rules import Violation
-    from histkit.rules.replay import Replay
 
 __all__ = [
     "SCHEMAS",
@@ -348,15 +348,18 @@ class TableBuilder:
         return self.n_hands
 
     def add(self, item: Hand | Replay | IssueLike) -> None:
+        """A hand's rows, a replayed hand's rows with its awards and violations, or a
+        parse issue's. The builder tabulates; it never replays: a builder of the audit
+        tables takes `Replay`s (`tables_from(..., audit=True)` replays for you)."""
         if isinstance(item, Hand):
             if self.audit:
-                from histkit.rules.replay import replay
-
-                self.add_replay(replay(item))
-            else:
-                self.add_hand(item)
-        elif hasattr(item, "awards") and hasattr(item, "hand"):
-            self.add_replay(item)  # type: ignore[arg-type]
+                raise TypeError(
+                    f"hand {item.hand_id}: the audit tables need its replay "
+                    "(histkit.rules.replay(hand)), not the hand"
+                )
+            self.add_hand(item)
+        elif isinstance(item, Replay):
+            self.add_replay(item)
         else:
             self.add_issue(item)
 
@@ -624,10 +627,11 @@ class TableBuilder:
 
 def tables_from(items: Iterable[Hand | IssueLike], *, audit: bool = False) -> Tables:
     """Tables of an iterable of hands and parse issues (as `histkit.reader.iter_hands`
-    yields); with `audit=True` each hand is replayed and `awards`/`violations` added."""
+    yields); with `audit=True` each hand is replayed under its site's rules and
+    `awards`/`violations` added."""
     b = TableBuilder(audit=audit)
     for it in items:
-        b.add(it)
+        b.add(replay(it) if audit and isinstance(it, Hand) else it)
     return b.build()
 
 

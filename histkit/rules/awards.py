@@ -13,24 +13,21 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from histkit.cards import Card
-from histkit.model import Collect, Half, PotKind
+from histkit.model import Collect
 from histkit.rules import showdown
-from histkit.rules.games import HighLow
 from histkit.rules.pots import Award, Pot, Settlement
+from histkit.rules.speed import HALF_HIGH as _HALF_HIGH
+from histkit.rules.speed import HALF_LOW as _HALF_LOW
+from histkit.rules.speed import HIGHLOW_HILO as _HIGHLOW_HILO
+from histkit.rules.speed import POT_POT as _POTKIND_POT
+from histkit.rules.speed import POT_SIDE as _POTKIND_SIDE
+from histkit.rules.speed import POT_TOTAL as _POTKIND_TOTAL
 from histkit.rules.violations import Code, Severity
 
 if TYPE_CHECKING:
     from histkit.rules.replay import HandAudit
 
 __all__ = ["check_awards", "cards_of", "pot_index"]
-
-# enum members as globals (cheaper than the class attribute lookup, per hand)
-_POTKIND_SIDE = PotKind.SIDE
-_POTKIND_POT = PotKind.POT
-_POTKIND_TOTAL = PotKind.TOTAL
-_HIGHLOW_HILO = HighLow.HILO
-_HALF_LOW = Half.LOW
-_HALF_HIGH = Half.HIGH
 
 
 def pot_index(c: Collect) -> int:

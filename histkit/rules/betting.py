@@ -16,8 +16,20 @@ from typing import TYPE_CHECKING
 
 from histkit.model import ActionKind, Street
 from histkit.rules import order
-from histkit.rules.phase import Phase
 from histkit.rules.profile import ShortAllIn
+from histkit.rules.speed import BET as _BET
+from histkit.rules.speed import BRING_IN as _BRING_IN
+from histkit.rules.speed import CALL as _CALL
+from histkit.rules.speed import CHECK as _CHECK
+from histkit.rules.speed import COMPLETE as _COMPLETE
+from histkit.rules.speed import FOLD as _FOLD
+from histkit.rules.speed import FOURTH as _FOURTH
+from histkit.rules.speed import P_ANTES as _P_ANTES
+from histkit.rules.speed import P_BET as _P_BET
+from histkit.rules.speed import P_DEAL as _P_DEAL
+from histkit.rules.speed import P_OVER as _P_OVER
+from histkit.rules.speed import RAISE as _RAISE
+from histkit.rules.speed import THIRD as _THIRD
 from histkit.rules.violations import Code, Severity
 
 if TYPE_CHECKING:
@@ -34,11 +46,6 @@ __all__ = [
     "may_raise",
     "someone_could_call",
 ]
-
-_THIRD, _FOURTH = Street.THIRD, Street.FOURTH
-_BRING_IN, _COMPLETE, _BET = ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET
-_RAISE, _CALL, _CHECK, _FOLD = ActionKind.RAISE, ActionKind.CALL, ActionKind.CHECK, ActionKind.FOLD
-_P_ANTES, _P_DEAL, _P_BET, _P_OVER = Phase.ANTES, Phase.DEAL, Phase.BET, Phase.OVER
 
 
 # ------------------------------------------------------------------ the questions

@@ -67,7 +67,6 @@ POT = frozenset(
         Code.SUMMARY_MISMATCH,
     }
 )
-_INFO = Severity.INFO
 
 
 class Causes:
@@ -97,7 +96,7 @@ class Causes:
             root = self.streets.get(street)
         if root is None and code in POT:
             root = self.betting
-        if root is None and severity is _INFO:
+        if root is None and severity is Severity.INFO:
             return None  # an info record reports no fault: neither root nor consequence
         mine = index if root is None else root
         for i in blame:

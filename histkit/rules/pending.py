@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 
 from histkit.model import Street
 from histkit.rules import betting, order
-from histkit.rules.phase import Phase
+from histkit.rules.speed import FOURTH as _FOURTH
+from histkit.rules.speed import P_ANTES as _ANTES
+from histkit.rules.speed import P_BET as _BET
+from histkit.rules.speed import P_DEAL as _DEAL
+from histkit.rules.speed import P_OVER as _OVER
+from histkit.rules.speed import SEVENTH as _SEVENTH
+from histkit.rules.speed import THIRD as _THIRD
 
 if TYPE_CHECKING:
     from histkit.rules.state import HandState
@@ -30,9 +36,6 @@ __all__ = [
     "options",
     "to_act",
 ]
-
-_THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
-_ANTES, _DEAL, _BET, _OVER = Phase.ANTES, Phase.DEAL, Phase.BET, Phase.OVER
 
 
 class PendingKind(StrEnum):

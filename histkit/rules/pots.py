@@ -17,8 +17,15 @@ from typing import TYPE_CHECKING
 from histkit.cards import Card
 from histkit.model import Half
 from histkit.rules import showdown
-from histkit.rules.games import GameSpec, HighLow
-from histkit.rules.profile import OddChip, RakeSplit, RuleProfile
+from histkit.rules.games import GameSpec
+from histkit.rules.profile import RakeSplit, RuleProfile
+from histkit.rules.speed import HALF_HIGH as _HALF_HIGH
+from histkit.rules.speed import HALF_LOW as _HALF_LOW
+from histkit.rules.speed import HALF_WHOLE as _HALF_WHOLE
+from histkit.rules.speed import HIGHLOW_HILO as _HIGHLOW_HILO
+from histkit.rules.speed import HIGHLOW_LOW as _HIGHLOW_LOW
+from histkit.rules.speed import ODD_BY_SEAT as _ODDCHIP_BY_SEAT
+from histkit.rules.speed import RAKE_MAIN_FIRST as _RAKESPLIT_MAIN_FIRST
 
 if TYPE_CHECKING:
     from histkit.rules.state import HandState
@@ -81,16 +88,6 @@ class Settlement:
 
     def expected_total(self, player: str) -> int:
         return sum(a.expected_of(player) for a in self.awards)
-
-
-# enum members as globals (cheaper than the class attribute lookup, per hand)
-_RAKESPLIT_MAIN_FIRST = RakeSplit.MAIN_FIRST
-_ODDCHIP_BY_SEAT = OddChip.BY_SEAT
-_HALF_LOW = Half.LOW
-_HALF_WHOLE = Half.WHOLE
-_HALF_HIGH = Half.HIGH
-_HIGHLOW_LOW = HighLow.LOW
-_HIGHLOW_HILO = HighLow.HILO
 
 
 def build_pots(

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from histkit.cards import Card
-from histkit.model import Game, Hand, PotKind, Street, Summary
+from histkit.model import Game, Hand, Street, Summary
 from histkit.rules.awards import check_awards
 from histkit.rules.games import GameSpec, spec_for
 from histkit.rules.pots import Award, Pot
 from histkit.rules.profile import RuleProfile
+from histkit.rules.speed import POT_TOTAL as _POTKIND_TOTAL
 from histkit.rules.state import HandState
 from histkit.rules.summary import check_descriptions, check_summary
 from histkit.rules.violations import Code, Severity, Violation, money
@@ -26,8 +27,6 @@ from histkit.rules.violations import Code, Severity, Violation, money
 __all__ = ["Coverage", "HandAudit", "Replay", "SiteRecord", "replay", "site_record"]
 
 Describe = Callable[[Game, tuple[Card, ...]], "str | None"]
-
-_POTKIND_TOTAL = PotKind.TOTAL
 
 
 @dataclass(frozen=True, slots=True)

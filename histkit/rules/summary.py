@@ -9,24 +9,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from histkit.model import Collect, Game, PotKind, SeatOutcome, Unit
+from histkit.model import Collect
 from histkit.rules.awards import cards_of
 from histkit.rules.pots import Settlement
+from histkit.rules.speed import CHIP as _UNIT_CHIP
+from histkit.rules.speed import FOLDED as _SEATOUTCOME_FOLDED
+from histkit.rules.speed import GAME_RAZZ as _GAME_RAZZ
+from histkit.rules.speed import GAME_STUD as _GAME_STUD
+from histkit.rules.speed import GAME_STUD_HILO as _GAME_STUD_HILO
+from histkit.rules.speed import MUCKED as _SEATOUTCOME_MUCKED
+from histkit.rules.speed import POT_TOTAL as _POTKIND_TOTAL
+from histkit.rules.speed import SHOWED as _SEATOUTCOME_SHOWED
 from histkit.rules.violations import Code, Severity
 
 if TYPE_CHECKING:
     from histkit.rules.replay import HandAudit
 
 __all__ = ["check_descriptions", "check_summary"]
-
-_POTKIND_TOTAL = PotKind.TOTAL
-_GAME_STUD_HILO = Game.STUD_HILO
-_GAME_STUD = Game.STUD
-_GAME_RAZZ = Game.RAZZ
-_SEATOUTCOME_SHOWED = SeatOutcome.SHOWED
-_SEATOUTCOME_FOLDED = SeatOutcome.FOLDED
-_SEATOUTCOME_MUCKED = SeatOutcome.MUCKED
-_UNIT_CHIP = Unit.CHIP
 
 
 def check_descriptions(au: HandAudit) -> None:
