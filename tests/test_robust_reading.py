@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from histkit import audit as hk_audit
 from histkit import parallel
 from histkit.audit import AuditReport, audit, audit_paths
 from histkit.cli import main
@@ -309,19 +310,19 @@ def test_one_hand_repeated_is_audited_once(
     path.write_text(one * 1000, encoding="utf-8")
     single = audit_paths([_write(tmp_path / "one.txt", one)])
     calls = [0]
-    real = parallel.replay
+    real = hk_audit.replay  # (the one function that replays a chunk's hands: audit_hand)
 
     def counting(*args, **kw):  # type: ignore[no-untyped-def]
         calls[0] += 1
         return real(*args, **kw)
 
-    monkeypatch.setattr(parallel, "replay", counting)
+    monkeypatch.setattr(hk_audit, "replay", counting)
     report = audit_paths([path])
     assert calls[0] <= 4  # chunks of 256 blocks
     assert report.hands == 1 and report.violations == single.violations
     dup = report.duplicates
     assert (dup.hands, dup.copies, dup.different) == (1, 999, 0)
-    monkeypatch.setattr(parallel, "replay", real)
+    monkeypatch.setattr(hk_audit, "replay", real)
     assert audit_paths([path], jobs=2) == report
     assert main(["audit", str(path), "-q"]) == 0
     out = capsys.readouterr().out
