@@ -58,7 +58,7 @@ def register(cls: type[Dialect]) -> type[Dialect]:
     _INSTANCES.pop(cls.name, None)
     _DETECTORS.clear()
     _BY_SITE.clear()
-    from histkit.rules.replay import forget_sites
+    from histkit.rules.sites import forget_sites
 
     forget_sites()
     return cls

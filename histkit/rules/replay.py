@@ -10,23 +10,28 @@ fed the engine: `replay` from a `Hand`'s events, the audit of a text from its li
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from histkit.cards import Card
 from histkit.model import Game, Hand, Street, Summary
 from histkit.rules.awards import check_awards
-from histkit.rules.games import GameSpec, spec_for
+from histkit.rules.games import GameSpec
 from histkit.rules.pots import Award, Pot
 from histkit.rules.profile import RuleProfile
+from histkit.rules.sites import Describe, SiteRecord, forget_sites, site_record
 from histkit.rules.speed import POT_TOTAL as _POTKIND_TOTAL
 from histkit.rules.state import HandState
 from histkit.rules.summary import check_descriptions, check_summary
 from histkit.rules.violations import Code, Severity, Violation, money
 
-__all__ = ["Coverage", "HandAudit", "Replay", "SiteRecord", "replay", "site_record"]
-
-Describe = Callable[[Game, tuple[Card, ...]], "str | None"]
+__all__ = [
+    "Coverage",
+    "HandAudit",
+    "Replay",
+    "SiteRecord",
+    "forget_sites",
+    "replay",
+    "site_record",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,46 +197,6 @@ class HandAudit:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SiteRecord:
-    """What the audit takes from the dialect that read a hand: the site's house rules and
-    how its record is written (its words for hands, which lines it prints)."""
-
-    profile: RuleProfile
-    describe: Describe | None
-    no_low_printed: bool
-    returns_written: bool
-
-
-_RECORDS: dict[tuple[str, str | None], SiteRecord] = {}
-
-
-def forget_sites() -> None:
-    """Drop what was learnt of each site's dialect (a dialect was registered again)."""
-    _RECORDS.clear()
-
-
-def site_record(site: str, dialect: str | None) -> SiteRecord:
-    """The house rules and record habits of the dialect `dialect` of `site` (CASINO
-    rules and no habits when no dialect is known)."""
-    key = (site, dialect)
-    got = _RECORDS.get(key)
-    if got is None:
-        from histkit.dialects import Dialect, dialect_for
-        from histkit.rules.profile import CASINO
-
-        d = dialect_for(site, dialect)
-        if d is None:
-            got = SiteRecord(CASINO, None, True, True)
-        else:
-            own = type(d).describe is not Dialect.describe
-            got = SiteRecord(
-                d.profile, d.describe if own else None, d.prints_no_low, d.prints_uncalled
-            )
-        _RECORDS[key] = got
-    return got
-
-
 def replay(
     hand: Hand, profile: RuleProfile | None = None, game: Game | GameSpec | None = None
 ) -> Replay:
@@ -239,20 +204,8 @@ def replay(
     game (default: the hand's own). Shown hands' descriptions are checked in the site's
     words when its dialect has them."""
     rec = site_record(hand.site, hand.dialect)
-    prof = profile if profile is not None else rec.profile
-    st = HandState(
-        game=spec_for(game if game is not None else hand.game),
-        profile=prof,
-        seats=hand.seats,
-        small_bet=hand.small_bet,
-        big_bet=hand.big_bet,
-        ante=hand.ante,
-        bring_in=hand.bring_in,
-        hand_id=hand.hand_id,
-        unit=hand.unit,
-        returns_written=rec.returns_written,
-        currency=hand.currency,
-    )
+    st = HandState.for_hand(hand, profile, game)
+    prof = st.profile
     st.feed(hand.events)
     audit = HandAudit(st, hand.summary, hand.game, rec.describe, rec.no_low_printed)
     s = audit.settlement

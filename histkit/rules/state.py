@@ -30,6 +30,7 @@ from histkit.model import (
     DoubleBetAllowed,
     Event,
     Game,
+    Hand,
     Muck,
     NoLowHand,
     NoteKind,
@@ -49,6 +50,7 @@ from histkit.rules.pending import Legal, Pending, PendingKind
 from histkit.rules.phase import Phase
 from histkit.rules.pots import Settlement, settle_hand
 from histkit.rules.profile import RuleProfile
+from histkit.rules.sites import site_record
 from histkit.rules.speed import ANTE as _ANTE
 from histkit.rules.speed import FOURTH as _FOURTH
 from histkit.rules.speed import P_ANTES as _ANTES
@@ -58,6 +60,7 @@ from histkit.rules.speed import P_DEAL as _DEAL
 from histkit.rules.speed import P_OVER as _OVER
 from histkit.rules.speed import SEVENTH as _SEVENTH
 from histkit.rules.speed import THIRD as _THIRD
+from histkit.rules.views import StateViews
 from histkit.rules.violations import Code, Severity, Violation, money, street_name
 
 __all__ = ["Phase", "PendingKind", "Pending", "Legal", "HandState"]
@@ -67,7 +70,7 @@ def _seat_number(seat: Seat) -> int:
     return seat.seat
 
 
-class HandState:
+class HandState(StateViews):
     """The state of one hand (see the module doc). Fields are the engine's own data,
     read by the rules modules; callers use the methods and the name-keyed views."""
 
@@ -163,11 +166,32 @@ class HandState:
         self.causes = Causes()
         self.line = 0
 
-    # ------------------------------------------------------------------ views
-    def _who(self, mask: int) -> list[str]:
-        names = self.names
-        return [names[i] for i in range(self.n) if mask >> i & 1]
+    @classmethod
+    def for_hand(
+        cls,
+        hand: Hand,
+        profile: RuleProfile | None = None,
+        game: Game | GameSpec | None = None,
+    ) -> HandState:
+        """The state of `hand` before its first fact: its seats and stakes, under
+        `profile` (default: the house rules of the hand's site) and `game` (default: the
+        hand's own), with its site's way of returning uncalled bets."""
+        rec = site_record(hand.site, hand.dialect)
+        return cls(
+            game=spec_for(game if game is not None else hand.game),
+            profile=profile if profile is not None else rec.profile,
+            seats=hand.seats,
+            small_bet=hand.small_bet,
+            big_bet=hand.big_bet,
+            ante=hand.ante,
+            bring_in=hand.bring_in,
+            hand_id=hand.hand_id,
+            unit=hand.unit,
+            returns_written=rec.returns_written,
+            currency=hand.currency,
+        )
 
+    # ------------------------------------------------------------------ views
     def recount(self) -> None:
         """`live_mask` (dealt in, not folded) and `active_mask` (live, not all-in) again,
         after one of the masks they come from changed. They are asked for at every fact,
@@ -176,116 +200,10 @@ class HandState:
         self.active_mask = live & ~self.allin_mask
 
     @property
-    def order(self) -> list[str]:
-        return list(self.names)
-
-    @property
-    def seat_no(self) -> dict[str, int]:
-        return dict(zip(self.names, self.seat_nos, strict=True))
-
-    @property
-    def start_stacks(self) -> dict[str, int]:
-        return dict(zip(self.names, self.start, strict=True))
-
-    @property
-    def stacks(self) -> dict[str, int]:
-        return dict(zip(self.names, self.stack, strict=True))
-
-    @property
-    def street_contributions(self) -> dict[str, int]:
-        return dict(zip(self.names, self.street_in, strict=True))
-
-    @property
-    def contributions(self) -> dict[str, int]:
-        return dict(zip(self.names, self.total_in, strict=True))
-
-    @property
-    def live(self) -> list[str]:
-        """Players still in the hand (not folded), seat order; all-in players included."""
-        return self._who(self.live_mask)
-
-    @property
-    def active(self) -> list[str]:
-        """Players who can still act (live and not all-in), seat order."""
-        return self._who(self.active_mask)
-
-    @property
-    def dealt_in(self) -> list[str]:
-        return self._who(self.dealt_mask)
-
-    @property
-    def folded(self) -> set[str]:
-        return set(self._who(self.fold_mask))
-
-    @property
-    def all_in(self) -> set[str]:
-        return set(self._who(self.allin_mask))
-
-    @property
-    def mucked(self) -> set[str]:
-        return set(self._who(self.muck_mask))
-
-    @property
-    def declined(self) -> set[str]:
-        return set(self._who(self.decline_mask))
-
-    @property
-    def sitting_out(self) -> set[str]:
-        return set(self._who(self.away_mask))
-
-    @property
-    def fold_street(self) -> dict[str, Street]:
-        names = self.names
-        return {names[i]: s for i, s in enumerate(self.fold_streets) if s is not None}
-
-    @property
-    def cards(self) -> dict[str, list[Card | None]]:
-        """Each dealt-in player's card slots, as written (None: unknown)."""
-        names = self.names
-        return {names[i]: cs for i, cs in enumerate(self.ledger.slots) if cs is not None}
-
-    @property
-    def community(self) -> Card | None:
-        return self.ledger.community
-
-    @property
-    def current_bet(self) -> int:
-        return self.bet
-
-    @property
-    def raises_this_street(self) -> int:
-        """Raises after the street's bet (the completion counts as the bet)."""
-        return max(0, self.wagers - 1)
-
-    @property
     def bring_in_player(self) -> str | None:
         """Who brings in on 3rd street (once its cards are all dealt)."""
         i = pending.bring_in_seat(self)
         return None if i is None else self.names[i]
-
-    @property
-    def deals_written(self) -> bool:
-        """Whether the record wrote any deal (else the cards cannot be checked)."""
-        return self.deals_seen
-
-    def marked(self, mask: int, player: str) -> bool:
-        """Whether the player's position is in `mask` (one of the masks above)."""
-        i = self.index.get(player)
-        return i is not None and bool(mask >> i & 1)
-
-    def cards_of(self, player: str) -> list[Card | None] | None:
-        """The player's card slots (None: not dealt in)."""
-        i = self.index.get(player)
-        return None if i is None else self.ledger.slots[i]
-
-    def fold_street_of(self, player: str) -> Street | None:
-        i = self.index.get(player)
-        return None if i is None else self.fold_streets[i]
-
-    def up_cards(self, player: str) -> tuple[Card, ...]:
-        """The player's face-up cards so far, in the order dealt."""
-        i = self.index.get(player)
-        return () if i is None else self.ledger.up_cards(i)
 
     def deck_left(self) -> int:
         """Cards still in the deck (burn cards counted where the profile burns)."""

@@ -18,7 +18,6 @@ from histkit.reader import iter_hands, parse_text
 from histkit.rules import CASINO, Code, HandState, RuleProfile, Severity, load_profile, replay
 from histkit.rules.order import who_shows_first
 from histkit.rules.profile import ShowdownOrder
-from histkit.rules.replay import site_record
 from histkit.simulate import simulate
 from tests.conftest import CORPUS, needs_corpus
 
@@ -32,17 +31,7 @@ def _evidence(hand: Hand) -> tuple[bool, bool, bool] | None:
     """A showdown of two or more players, nobody all-in, first shown or mucked by one of
     them: (a bet on the last street, the first is who FIRST_SEAT says, ... BEST_BOARD
     says); None for any other hand."""
-    st = HandState(
-        game=hand.game,
-        profile=site_record(hand.site, hand.dialect).profile,
-        seats=hand.seats,
-        small_bet=hand.small_bet,
-        big_bet=hand.big_bet,
-        ante=hand.ante,
-        bring_in=hand.bring_in,
-        hand_id=hand.hand_id,
-        unit=hand.unit,
-    )
+    st = HandState.for_hand(hand)
     for e in hand.events:
         if isinstance(e, Show | Muck):
             st.close_round()
