@@ -307,6 +307,46 @@ def test_a_database_of_schema_version_1_is_migrated(tmp_path: Path) -> None:
     assert hdb.import_paths([path], db=old).files_skipped == 1
 
 
+def test_a_database_of_schema_version_3_gets_the_unit_beside_every_amount(
+    tmp_path: Path,
+) -> None:
+    """Version 3 had `money_unit` in `hands` and `allin_ev` only: a `GROUP BY` on seats,
+    actions, awards or violations mixed dollars and chips. Migrated, every row carries its
+    hand's unit, taken from the hand (no file needs reading again)."""
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    simulated(folder / "cash.txt", 5, seed=18)
+    simulated(folder / "tour.txt", 4, seed=19, tournament=True)
+    current = tmp_path / "current.duckdb"
+    hdb.import_paths([folder], db=current)
+    # the same database as histkit wrote it at version 3: without those columns
+    old = tmp_path / "v3.duckdb"
+    shutil.copy(current, old)
+    con = duckdb.connect(str(old))
+    for table in ("seats", "actions", "awards", "violations"):
+        con.execute(f"ALTER TABLE {table} DROP COLUMN money_unit")
+    con.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    assert schema.version(con) == 3
+    con.close()
+
+    with hdb.connect(old) as con:  # read-only: migrated first
+        assert schema.version(con) == schema.SCHEMA_VERSION == 4
+        assert hdb.check(con) == []
+        units = con.sql(
+            "select money_unit, count(*) from seats group by all order by all"
+        ).fetchall()
+        assert [u.split(":")[0] for u, _ in units] == ["USD", "chips"]
+        for table in ("seats", "actions", "awards", "violations"):
+            mixed = con.sql(
+                f"select count(*) from {table} t join hands h using (site, hand_id) "
+                "where t.money_unit is distinct from h.money_unit"
+            ).fetchall()
+            assert mixed == [(0,)], table
+    assert_same(dump(old), dump(current))
+    again = hdb.import_paths([folder], db=old)
+    assert again.files_skipped == 2 and again.hands_added == 0
+
+
 def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
     """A database written before every table carried `site` (and hands `money_unit`):
     the columns are added in SCHEMAS' order, `site` taken from each row's hand, and the
