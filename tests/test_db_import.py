@@ -82,6 +82,11 @@ def test_real_hands_of_every_site_imported_once_and_not_again(tmp_path: Path) ->
 
     with hdb.connect(db) as con:
         assert hdb.check(con) == []
+        # every kind of file has its content hash (XML and UTF-16 files: the whole file's)
+        unhashed = con.sql(
+            "select path from files where coalesce(prefix_sha256, '') = ''"
+        ).fetchall()
+        assert unhashed == []
         sites = {r[0] for r in con.sql("select distinct site from hands").fetchall()}
         assert sites == {d.name for d in CORPUS.iterdir() if d.is_dir()}
         stored = con.sql(f"select source_file from hands where hand_id = '{TWICE}'").fetchall()
@@ -265,6 +270,65 @@ def test_a_growing_utf16_file_is_read_again_whole(tmp_path: Path) -> None:
     hdb.import_paths([live], db=clean)
     assert_same(dump(db), dump(clean))
     assert len(dump(db)["hands"]) == 6
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    "name, encoding, player",
+    [
+        ("merge/7-StudHL-USD-0.25-0.50-201307.no.null.xml", "utf-8", "Player2"),
+        ("ipoker/7-StudHL-EUR-0.05-0.10-201405.txt", "utf-8", "Player0"),
+        ("fulltilt/Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt", "utf-16-le", "Player2"),
+    ],
+    ids=["merge-xml", "ipoker-xml", "fulltilt-utf16"],
+)
+def test_a_whole_file_touched_is_skipped_and_changed_is_read_again(
+    tmp_path: Path, name: str, encoding: str, player: str
+) -> None:
+    """Files read whole (XML, UTF-16) are known by the hash of their bytes: touched (a
+    new modification time, the same bytes) they are not read again; changed, even to the
+    same size, they are."""
+    import hashlib
+    import os
+
+    path = tmp_path / "hh" / Path(name).name
+    path.parent.mkdir()
+    shutil.copy(CORPUS / name, path)
+    db = tmp_path / "h.duckdb"
+    first = hdb.import_paths([path], db=db)
+    assert first.files_read == 1
+
+    def row() -> tuple[Any, ...]:
+        with hdb.connect(db) as con:
+            rows = con.sql("select mode, prefix_sha256, mtime_ns, hands from files").fetchall()
+        assert len(rows) == 1
+        return rows[0]
+
+    mode, digest, _, hands = row()
+    assert mode == "whole" and digest == hashlib.sha256(path.read_bytes()).hexdigest()
+
+    st = path.stat()
+    later = st.st_mtime_ns + 10**9
+    os.utime(path, ns=(st.st_atime_ns, later))
+    touched = hdb.import_paths([path], db=db)
+    assert touched.files_skipped == 1 and touched.files_reread == 0
+    assert touched.hands_removed == touched.hands_added == 0
+    assert row()[2] == later  # the next import skips it at the cost of a stat
+    assert hdb.import_paths([path], db=db).files_skipped == 1
+
+    data = path.read_bytes()
+    changed = data.replace(player.encode(encoding), "Villain".encode(encoding))
+    assert changed != data and len(changed) == len(data)
+    path.write_bytes(changed)
+    os.utime(path, ns=(st.st_atime_ns, later + 10**9))
+    again = hdb.import_paths([path], db=db)
+    assert again.files_reread == 1 and again.hands_removed == hands
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([path], db=clean)
+    assert_same(dump(db), dump(clean))
+    with hdb.connect(db) as con:
+        players = {r[0] for r in con.sql("select player from seats").fetchall()}
+    assert hands > 0 and "Villain" in players and player not in players
 
 
 def test_an_audit_asked_for_reads_again_a_file_imported_without_it(tmp_path: Path) -> None:
