@@ -494,3 +494,40 @@ def test_import_and_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "Hands: 7, by site, game and money unit:" in text
     assert "Pending: 1 hand not complete yet:" in text and "live.txt:" in text
     assert f"schema version {schema.SCHEMA_VERSION}" in text
+
+
+def test_reading_commands_never_create_a_database_and_say_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refused(argv: list[str], said: str) -> str:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1, (argv, err)
+        assert "Traceback" not in err and "IO Error" not in err, err
+        return err
+
+    # an empty DuckDB file of someone else's: refused, and left without histkit's tables
+    empty = tmp_path / "empty.duckdb"
+    duckdb.connect(str(empty)).close()
+    refused(["db", "--db", str(empty)], "is an empty DuckDB database, not a hand database")
+    refused(["stats", "--db", str(empty)], "is not a histkit hand database")
+    with pytest.raises(hdb.DatabaseError, match="histkit import PATH --db"):
+        hdb.connect(empty)
+    con = duckdb.connect(str(empty), read_only=True)
+    assert con.sql("select count(*) from duckdb_tables()").fetchall() == [(0,)]
+    con.close()
+
+    # a folder given as the database
+    refused(["db", "--db", str(tmp_path)], f"{tmp_path}: is a folder, not a hand database file")
+
+    # a hand database with no hands yet: said as a database, not as a folder to read
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([folder], db=db)
+    report = ["-o", str(tmp_path / "r.html")]
+    for argv in (["stats"], ["audit"], ["report", *report], ["stats", "--player", "Hero"]):
+        err = refused([*argv, "--db", str(db)], f"the hand database {db} holds no hands yet")
+        assert f"histkit import PATH --db {db}" in err and "read in folders" not in err
+    assert main(["db", "--db", str(db)]) == 0
+    assert "Hands: 0." in capsys.readouterr().out
