@@ -460,13 +460,14 @@ def file_chunks(plan: FilePlan, *, site: str | None, span_bytes: int | None) -> 
     from histkit.dialects import detector
 
     cuts: list[tuple[int, int]] = []
-    try:
-        with open(plan.path, "rb") as f:
-            window = _Window(f, plan.start, plan.size)
-            found = cut_points(cast(BinaryIO, window), SPAN_BYTES, detector(site))
-            cuts = [(plan.start + at, plan.start_line - 1 + line) for at, line in found or ()]
-    except OSError:
-        pass  # the reader reports it
+    if plan.size - plan.start > SPAN_BYTES:  # a shorter range has no cut: not read to look
+        try:
+            with open(plan.path, "rb") as f:
+                window = _Window(f, plan.start, plan.size)
+                found = cut_points(cast(BinaryIO, window), SPAN_BYTES, detector(site))
+                cuts = [(plan.start + at, plan.start_line - 1 + line) for at, line in found or ()]
+        except OSError:
+            pass  # the reader reports it
     bounds = [(plan.start, plan.start_line), *cuts]
     last = plan.size if plan.bounded else None
     for (begin, line), (end, _) in zip(bounds, [*cuts, (last, 0)], strict=True):
