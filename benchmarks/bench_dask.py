@@ -26,8 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
-import platform
 import shutil
 import statistics
 import sys
@@ -38,7 +36,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks.run import build_mode, command, corpus  # noqa: E402
+from benchmarks.run import build_mode, command, corpus, machine  # noqa: E402
 
 
 def alternate(jobs: dict[str, list[str]], rounds: int, scratch: Path) -> dict[str, float]:
@@ -187,13 +185,7 @@ def main() -> None:
         for kind in ("parse", "parse --partition-by", "audit")
     }
     result = {
-        "machine": {
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "cores": os.cpu_count(),
-            "load_average": os.getloadavg(),
-            "date": time.strftime("%Y-%m-%d"),
-        },
+        "machine": machine(),
         "hands": n,
         "build": build_mode(),
         "wall_seconds": walls,

@@ -35,8 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import shutil
 import statistics
 import sys
@@ -49,7 +47,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.bench_db_read import simulated  # noqa: E402
-from benchmarks.run import build_mode, command, corpus  # noqa: E402
+from benchmarks.run import build_mode, command, corpus, machine  # noqa: E402
 
 SEP = b"\n\n\n\n"  # between the simulator's hands
 COMMAND = "whole command"
@@ -211,13 +209,7 @@ def main() -> None:
     unchanged = unchanged_folder(args)
 
     result: dict[str, Any] = {
-        "machine": {
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "cores": os.cpu_count(),
-            "load_average": os.getloadavg(),
-            "date": time.strftime("%Y-%m-%d"),
-        },
+        "machine": machine(),
         "build": build_mode(),
         "hands": args.hands,
         "jobs": args.jobs,

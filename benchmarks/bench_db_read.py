@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -100,6 +99,8 @@ def prepare(workdir: Path, hands: int, jobs: int) -> tuple[Path, Path, str]:
 
 
 def main() -> None:
+    from benchmarks.run import build_mode, machine
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=3)
@@ -136,14 +137,8 @@ def main() -> None:
             "peak_ratio": mem / base_mem,
         }
     result: dict[str, Any] = {
-        "machine": {
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "cores": os.cpu_count(),
-            "load_average": os.getloadavg(),
-            "date": time.strftime("%Y-%m-%d"),
-        },
-        "build": _build(),
+        "machine": machine(),
+        "build": build_mode(),
         "hands": args.hands,
         "rounds": args.rounds,
         "jobs": args.jobs,
@@ -159,12 +154,6 @@ def main() -> None:
     print(md)
     if not same:
         raise SystemExit("the database's figures differ from the text's")
-
-
-def _build() -> str:
-    from benchmarks.run import build_mode
-
-    return build_mode()
 
 
 def markdown(r: dict[str, Any]) -> str:
