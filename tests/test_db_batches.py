@@ -108,6 +108,37 @@ def test_watch_reads_a_large_file_in_several_transactions(
     assert_same(dump(db), dump(clean))
 
 
+def test_an_import_that_another_one_overtook_is_done_again_holding_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between parsing (the database let go) and writing, another import writes the same
+    files: the staged rows are stale (they would store every hand as a copy of itself), so
+    the import plans and reads again with the database held."""
+    import histkit.db.importer as importer
+
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    simulated(folder / "a.txt", 5, seed=57)
+    simulated(folder / "b.txt", 4, seed=58)
+    db = tmp_path / "h.duckdb"
+    stage = importer._stage
+    overtaken: list[hdb.ImportReport] = []
+
+    def then_another(*args: object, **kw: object) -> None:
+        stage(*args, **kw)  # type: ignore[arg-type]
+        if importer._stage is not stage:  # the other import, while this one let go
+            monkeypatch.setattr(importer, "_stage", stage)
+            overtaken.append(hdb.import_paths([folder], db=db))
+
+    monkeypatch.setattr(importer, "_stage", then_another)
+    late = hdb.import_paths([folder], db=db)
+    assert overtaken[0].hands_added == 9
+    assert late.hands_added == late.duplicates == 0 and late.files_skipped == 2
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([folder], db=clean)
+    assert_same(dump(db), dump(clean))
+
+
 @pytest.mark.slow
 def test_a_reader_is_not_kept_waiting_while_a_long_import_parses(tmp_path: Path) -> None:
     db = tmp_path / "hands.duckdb"
