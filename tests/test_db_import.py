@@ -411,6 +411,27 @@ def test_a_database_of_schema_version_3_gets_the_unit_beside_every_amount(
     assert again.files_skipped == 2 and again.hands_added == 0
 
 
+def test_the_money_unit_in_sql_is_the_hands() -> None:
+    """`schema.MONEY_UNIT_SQL` fills `money_unit` in a database written before the column:
+    the same units as `Hand.money_unit` (cash, tournaments, play chips, no currency)."""
+    from dataclasses import replace
+
+    from histkit.model import Unit
+    from histkit.tables import tables_from
+    from tests.test_tables import _hand
+
+    cash = _hand()
+    chips = replace(cash, hand_id="43", unit=Unit.CHIP, currency=None, tournament_id="9")
+    play = replace(cash, hand_id="44", unit=Unit.CHIP, currency=None)
+    nameless = replace(cash, hand_id="45", site="kingsclub", currency=None)
+    hands = tables_from([cash, chips, play, nameless]).hands
+    con = duckdb.connect()
+    con.register("hands", hands)
+    got = con.sql(f"select {schema.MONEY_UNIT_SQL} from hands").fetchall()
+    assert [u for (u,) in got] == hands["money_unit"].to_pylist()
+    assert len(set(got)) == 4
+
+
 def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
     """A database written before every table carried `site` (and hands `money_unit`):
     the columns are added in SCHEMAS' order, `site` taken from each row's hand, and the
@@ -425,6 +446,8 @@ def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
     with hdb.connect(db) as con:
         assert hdb.check(con) == []
         assert con.sql("select count(*) from seats where site is null").fetchall() == [(0,)]
+        units = con.sql("select money_unit, count(*) from hands group by all").fetchall()
+        assert units == [("USD", 4)]  # filled from the hands' other columns
     r = hdb.import_paths([path], db=db)
     assert r.files_reread == 1
     clean = tmp_path / "clean.duckdb"
@@ -457,11 +480,13 @@ def test_check_names_what_is_wrong(tmp_path: Path) -> None:
     con.execute("DELETE FROM actions WHERE seq = 0")
     con.execute("INSERT INTO cards (hand_id, site) VALUES ('nope', 'pokerstars')")
     con.execute("UPDATE files SET hands = 7")
+    con.execute("UPDATE seats SET money_unit = 'EUR' WHERE seat = (SELECT min(seat) FROM seats)")
     found = hdb.check(con)
     con.close()
     assert any("actions are not all there" in p for p in found)
     assert any("rows of cards whose hand is not stored" in p for p in found)
     assert any("count of hands disagrees" in p for p in found)
+    assert any("rows of seats whose money_unit is not their hand's" in p for p in found)
 
 
 # --------------------------------------------------------------------- the commands

@@ -123,10 +123,26 @@ def _v2_to_v3(con: duckdb.DuckDBPyConnection) -> None:
     _add_counts(con)
 
 
+#: `Hand.money_unit` over the columns of `hands`: fills the column in a database written
+#: before it existed (tests/test_db_import.py holds the two to the same units)
+MONEY_UNIT_SQL = (
+    "CASE WHEN tournament_id IS NOT NULL THEN 'chips:' || site || ':' || tournament_id "
+    "WHEN coalesce(currency, '') <> '' THEN currency "
+    "WHEN unit = 'chip' THEN 'chips:' || site || ':play' "
+    "ELSE 'unknown-currency:' || site END"
+)
+
+
 def _v3_to_v4(con: duckdb.DuckDBPyConnection) -> None:
-    """The unit beside every amount: each row of a table of amounts gets its hand's
-    `money_unit` (`sync_columns` added the column and took it from the hand already;
-    this fills what it could not, e.g. a row stored without its site)."""
+    """The unit beside every amount (`fill_units`)."""
+    fill_units(con)
+
+
+def fill_units(con: duckdb.DuckDBPyConnection) -> None:
+    """`money_unit` where it is NULL (a column new to the database): in `hands` from the
+    hand's other columns, in every table of amounts from the row's hand (`sync_columns`
+    took it from the hand already where the hand had it)."""
+    con.execute(f"UPDATE hands SET money_unit = {MONEY_UNIT_SQL} WHERE money_unit IS NULL")
     for table in CHILD_TABLES:
         if "money_unit" not in SCHEMAS[table].names:
             continue
@@ -219,6 +235,7 @@ def ensure(con: duckdb.DuckDBPyConnection) -> None:
         else:  # the tables of hands first: a step may count or read their rows
             sync_columns(con)
             _migrate(con, v, SCHEMA_VERSION)
+            fill_units(con)  # (a column added by sync_columns, whatever the version)
         from histkit import __version__
 
         con.execute("DELETE FROM meta WHERE key = 'histkit_version'")
