@@ -32,7 +32,6 @@ import argparse
 import json
 import logging
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -45,7 +44,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks.run import build_mode, corpus  # noqa: E402
+from benchmarks.run import build_mode, corpus, machine  # noqa: E402
 
 WORKERS = 2  # worker processes of the local cluster, one thread each
 ESTIMATE_FOR = (2, 8, 32, 128, 512, 2048)
@@ -263,12 +262,9 @@ def main() -> None:
     whole = [k for k in jobs if not k.endswith("small corpus")]
     result = {
         "machine": {
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "cores": cores,
+            **machine(),
             "load_average_start": load_start,
             "load_average_end": os.getloadavg(),
-            "date": time.strftime("%Y-%m-%d"),
         },
         "hands": n,
         "small_corpus_hands": small_n,

@@ -1,6 +1,7 @@
 """`histkit stats --db` against `histkit stats` on the text the database was made of.
 
     python benchmarks/bench_db_read.py [--hands 100000] [--rounds 3] [--jobs N] [--workdir DIR]
+                                       [--out benchmarks/results]
 
 Simulates `--hands` hands of 6-max Stud Hi/Lo as one PokerStars file and imports it into a
 hand database (`histkit import`, with the audit): both are kept in the work folder (default:
@@ -11,12 +12,14 @@ times, whole `histkit stats --format json` processes: on the text (parse and rep
 into SQL, so only that day's rows are copied out). Prints the medians of wall time, CPU
 time (the process and its workers) and peak memory, each as a ratio to the text run, and
 checks that the text and the database give the same figures. Read the ratios, not the
-absolute figures: the machines are shared and noisy.
+absolute figures: the machines are shared and noisy. Writes `db_read.json` and
+`db_read.md` into --out. Every figure is of a whole command (Python's start-up included).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -24,9 +27,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
 
 
 class Run(NamedTuple):
@@ -52,12 +56,11 @@ def histkit(*argv: str) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, text)
 
 
-def prepare(workdir: Path, hands: int, jobs: int) -> tuple[Path, Path, str]:
-    """The text and its database (made once, then reused), and the UTC day most of the
-    text's hands were played on."""
+def simulated(workdir: Path, hands: int) -> Path:
+    """`hands` hands of 6-max Stud Hi/Lo as one PokerStars file in `workdir`, simulated
+    once and then reused (`bench_db_import.py` splits the same file into a folder)."""
     workdir.mkdir(parents=True, exist_ok=True)
     text = workdir / f"stud_hilo_{hands}.txt"
-    db = workdir / f"stud_hilo_{hands}.duckdb"
     if not text.exists():
         t = time.perf_counter()
         part = text.with_suffix(".partial")
@@ -65,6 +68,14 @@ def prepare(workdir: Path, hands: int, jobs: int) -> tuple[Path, Path, str]:
                 "-o", str(part), "-q")  # fmt: skip
         part.rename(text)
         print(f"simulated {hands:,} hands in {time.perf_counter() - t:,.0f} s: {text}")
+    return text
+
+
+def prepare(workdir: Path, hands: int, jobs: int) -> tuple[Path, Path, str]:
+    """The text and its database (made once, then reused), and the UTC day most of the
+    text's hands were played on."""
+    text = simulated(workdir, hands)
+    db = workdir / f"stud_hilo_{hands}.duckdb"
     if not db.exists():
         t = time.perf_counter()
         part = db.with_suffix(".partial")
@@ -88,18 +99,21 @@ def prepare(workdir: Path, hands: int, jobs: int) -> tuple[Path, Path, str]:
 
 
 def main() -> None:
+    from benchmarks.run import build_mode, machine
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="for the text run")
     workdir = Path(tempfile.gettempdir()) / "histkit-bench-db"
     ap.add_argument("--workdir", type=Path, default=workdir)
+    ap.add_argument("--out", type=Path, default=HERE / "results", help="output folder")
     args = ap.parse_args()
     text, db, day = prepare(args.workdir, args.hands, args.jobs)
     cases = {
         "stats TEXT": ["stats", str(text), "--jobs", str(args.jobs)],
         "stats --db": ["stats", "--db", str(db)],
-        f"stats --db, one day ({day})": ["stats", "--db", str(db), "--since", day, "--until", day],
+        "stats --db, one day": ["stats", "--db", str(db), "--since", day, "--until", day],
     }
     runs: dict[str, list[Run]] = {name: [] for name in cases}
     for _ in range(args.rounds):
@@ -107,19 +121,62 @@ def main() -> None:
             runs[name].append(histkit(*argv, "--format", "json"))
     first, second = list(cases)[:2]
     same = runs[first][0].out == runs[second][0].out
-    print(f"{args.hands:,} hands of stud_hilo, {args.rounds} rounds alternated, medians; "
-          f"text read with --jobs {args.jobs}; the same figures: {same}")  # fmt: skip
     base = {k: statistics.median(getattr(r, k) for r in runs[first]) for k in ("wall", "cpu")}
     base_mem = statistics.median(r.peak_kib for r in runs[first])
+    figures: dict[str, dict[str, float]] = {}
     for name, rs in runs.items():
         wall = statistics.median(r.wall for r in rs)
         cpu = statistics.median(r.cpu for r in rs)
         mem = statistics.median(r.peak_kib for r in rs)
-        print(f"  {name:<40} wall {wall:8.1f} s ({wall / base['wall']:.3f}x)  "
-              f"cpu {cpu:8.1f} s ({cpu / base['cpu']:.3f}x)  "
-              f"peak {mem / 1024:7.0f} MiB ({mem / base_mem:.2f}x)")  # fmt: skip
+        figures[name] = {
+            "wall_seconds": wall,
+            "cpu_seconds": cpu,
+            "peak_mib": mem / 1024,
+            "wall_ratio": wall / base["wall"],
+            "cpu_ratio": cpu / base["cpu"],
+            "peak_ratio": mem / base_mem,
+        }
+    result: dict[str, Any] = {
+        "machine": machine(),
+        "build": build_mode(),
+        "hands": args.hands,
+        "rounds": args.rounds,
+        "jobs": args.jobs,
+        "day": day,
+        "same_figures": same,
+        "measured": "whole commands (fresh processes, start-up included), medians",
+        "runs": figures,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "db_read.json").write_text(json.dumps(result, indent=2) + "\n")
+    md = markdown(result)
+    (args.out / "db_read.md").write_text(md)
+    print(md)
     if not same:
         raise SystemExit("the database's figures differ from the text's")
+
+
+def markdown(r: dict[str, Any]) -> str:
+    m = r["machine"]
+    lines = [
+        f"Measured {m['date']} on {m['platform']}, Python {m['python']}, {m['cores']} cores "
+        f"(load average {m['load_average'][0]:.1f}); {r['hands']:,} simulated Stud Hi/Lo "
+        f"hands; histkit {r['build']}; the text read with --jobs {r['jobs']}; whole "
+        f"commands (`histkit stats --format json`, start-up included), medians of "
+        f"{r['rounds']} alternated rounds. The text and the database give the same figures: "
+        f"{'yes' if r['same_figures'] else 'NO'}.",
+        "",
+        "| whole command | wall s | ratio | CPU s | ratio | peak MiB | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, f in r["runs"].items():
+        label = f"{name} ({r['day']})" if "one day" in name else name
+        lines.append(
+            f"| `histkit {label}` | {f['wall_seconds']:.2f} | {f['wall_ratio']:.3f}x | "
+            f"{f['cpu_seconds']:.2f} | {f['cpu_ratio']:.3f}x | {f['peak_mib']:.0f} | "
+            f"{f['peak_ratio']:.2f}x |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -145,6 +145,18 @@ def one_process_rates(path: Path, n: int, rounds: int) -> dict[str, float]:
     )
 
 
+def machine() -> dict[str, object]:
+    """What the figures were measured on, and how busy it was (every benchmark's record)."""
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cores": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+        "load_average": os.getloadavg(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
+
+
 def build_mode() -> str:
     """Which build of histkit this process runs: compiled with mypyc or pure Python."""
     from histkit import _native
@@ -288,14 +300,7 @@ def main() -> None:
     per_site = site_rates(args.out, max(n // 4, 20), args.rounds)
 
     result = {
-        "machine": {
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "cores": os.cpu_count(),
-            "processor": platform.processor() or platform.machine(),
-            "load_average": os.getloadavg(),
-            "date": time.strftime("%Y-%m-%d"),
-        },
+        "machine": machine(),
         "hands": n,
         "build": mode,
         "hands_per_second": rates,

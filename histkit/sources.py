@@ -194,7 +194,8 @@ def load(
     `counts`, when given, is filled with what the input held, for a command that must say
     why nothing is left: "read" (hands before the filters; None when the database ran
     them), "skipped", "unknown", "unreadable" (from the errors), and "players" (names
-    like `filters.player` when no hand of that player was found)."""
+    like `filters.player` when no hand of that player was found). A hand database that
+    holds no hands at all is a `SourceError` saying how to fill it."""
     wanted = list(HAND_TABLES if names is None else names)
     if not audit:
         wanted = [n for n in wanted if n not in _AUDIT]
@@ -433,6 +434,12 @@ def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str,
             else:
                 sql = f"SELECT * FROM {name}"
             out[name] = _conform(name, _arrow(con.sql(sql)))
+        hands = out.get("hands")
+        if hands is not None and not hands.num_rows and (not where or _no_hands(con)):
+            raise SourceError(
+                f"the hand database {file} holds no hands yet: import hand histories into it "
+                f"(`histkit import PATH --db {file}`, or `histkit watch FOLDER --db {file}`)"
+            )
     finally:
         con.close()
     awards, hands = out.get("awards"), out.get("hands")
@@ -444,6 +451,10 @@ def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str,
         hands = out["hands"]
         out = _keep_hands(out, hands.filter(_stakes_mask(hands, filters.stakes)))
     return out
+
+
+def _no_hands(con: Any) -> bool:
+    return not con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
 
 
 def _first_line(e: BaseException) -> str:

@@ -581,7 +581,9 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
     cols += ["started_at"]
     cols += ["small_bet", "big_bet", "rake", "is_tournament"]
     cols += [c for c in _TOURNAMENT_COLUMNS if c in hands]
-    facts = seats.merge(hands[cols], on="hand_id", how="inner")
+    # the hand's own columns win (seats carry its money_unit too)
+    shared = [c for c in cols if c != "hand_id" and c in seats]
+    facts = seats.drop(columns=shared).merge(hands[cols], on="hand_id", how="inner")
     facts = facts.sort_values(["started_at", "hand_id", "seat"], kind="stable").reset_index(
         drop=True
     )

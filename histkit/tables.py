@@ -2,7 +2,10 @@
 
 The column names and meanings of `hands`, `seats`, `actions`, `cards` and `errors` are a
 contract other tools read (issue 2); columns may be added, never renamed. All amounts
-are int64 in the hand's minor unit (see `hands.unit`).
+are int64 in the hand's minor unit (see `hands.unit`), and every table that holds amounts
+carries the hand's `money_unit` beside them, never null (a currency code, or one
+tournament's chips): so a `GROUP BY money_unit` on that table alone, in pandas or SQL,
+can never add two units together or silently drop rows whose unit is null.
 
 Builders append to plain Python lists and turn them into Arrow once per batch: that is
 both the fastest way to build Arrow from Python and what lets `ParquetSink` stream row
@@ -69,8 +72,11 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("buy_in", _STR),  # as the site writes it ("$0.98+$0.12 USD")
             ("level", _STR),
             ("mix", _STR),
+            # the currency the site names for a cash hand's amounts: null for a tournament
+            # hand (its amounts are chips, not money: see money_unit, tournament_id and
+            # buy_in_currency) and for cash whose header names none; never group by it
             ("currency", _STR),
-            ("unit", _STR),
+            ("unit", _STR),  # never null: "cent" (a currency's minor unit) or "chip"
             # never null: what the amounts count (a currency, or one tournament's chips);
             # group by it before adding amounts of different hands (Hand.money_unit)
             ("money_unit", _STR),
@@ -100,6 +106,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         [
             ("hand_id", _STR),
             ("site", _STR),
+            ("money_unit", _STR),  # the unit of every amount here (as hands.money_unit)
             ("seat", _I32),
             ("player", _STR),
             ("starting_stack", _I64),
@@ -126,6 +133,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         [
             ("hand_id", _STR),
             ("site", _STR),
+            ("money_unit", _STR),  # the unit of amount and to_amount (as hands.money_unit)
             ("street", _I32),
             ("seq", _I32),
             ("player", _STR),
@@ -189,6 +197,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         [
             ("hand_id", _STR),
             ("site", _STR),
+            ("money_unit", _STR),  # the unit of every amount here (as hands.money_unit)
             ("pot", _I32),  # 0 = main (or only) pot, N = side pot N
             ("half", _STR),  # "high", "low" or "whole"
             ("amount", _I64),  # chips in this pot half after rake
@@ -203,6 +212,8 @@ SCHEMAS: dict[str, pa.Schema] = {
         [
             ("hand_id", _STR),
             ("site", _STR),
+            # the unit of expected/reported when they are amounts (as hands.money_unit)
+            ("money_unit", _STR),
             ("code", _STR),
             ("severity", _STR),
             ("street", _I32),
@@ -386,16 +397,23 @@ class TableBuilder:
                 a["winner"].append(p in winners)
                 a["expected"].append(expected.get(p, 0) if aw.winners is not None else None)
                 a["reported"].append(reported.get(p, 0))
-        a["site"].extend([rp.hand.site] * (len(a["hand_id"]) - before))
+        added = len(a["hand_id"]) - before
+        a["site"].extend([rp.hand.site] * added)
+        a["money_unit"].extend([rp.hand.money_unit] * added)
         for x in rp.violations:
-            self.add_violation(x, rp.hand.source.file, rp.hand.site)
+            self.add_violation(x, rp.hand.source.file, rp.hand.site, rp.hand.money_unit)
 
     def add_violation(
-        self, x: Violation, source_file: str | None = None, site: str | None = None
+        self,
+        x: Violation,
+        source_file: str | None = None,
+        site: str | None = None,
+        money_unit: str | None = None,
     ) -> None:
         v = self._cols["violations"]
         v["hand_id"].append(x.hand_id)
         v["site"].append(site)
+        v["money_unit"].append(money_unit)
         v["code"].append(str(x.code))
         v["severity"].append(str(x.severity))
         v["street"].append(None if x.street is None else int(x.street))
@@ -484,7 +502,9 @@ class TableBuilder:
                     )
 
         site = hand.site  # every table's rows carry it: a hand's key is (site, hand_id)
+        money_unit = hand.money_unit  # and every table of amounts their unit
         ca["site"].extend([site] * (len(ca["hand_id"]) - actions_before))
+        ca["money_unit"].extend([money_unit] * (len(ca["hand_id"]) - actions_before))
         cc["site"].extend([site] * (len(cc["hand_id"]) - cards_before))
 
         # ---- hands
@@ -499,7 +519,7 @@ class TableBuilder:
         h["mix"].append(hand.mix)
         h["currency"].append(hand.currency)
         h["unit"].append(str(hand.unit))
-        h["money_unit"].append(hand.money_unit)
+        h["money_unit"].append(money_unit)
         h["small_bet"].append(hand.small_bet)
         h["big_bet"].append(hand.big_bet)
         h["ante"].append(hand.ante if hand.ante is not None else (max(antes) if antes else None))
@@ -526,6 +546,7 @@ class TableBuilder:
         results = {r.player: r for r in summary.seats} if summary else {}
         s = self._cols["seats"]
         s["site"].extend([site] * len(hand.seats))
+        s["money_unit"].extend([money_unit] * len(hand.seats))
         for seat in hand.seats:
             p = seat.player
             put, got = paid_in.get(p, 0), taken.get(p, 0)

@@ -1,4 +1,5 @@
-"""`benchmarks/run.py` runs end to end at tiny sizes and writes every figure the README quotes.
+"""`benchmarks/run.py` (and the other benchmark scripts) run end to end at tiny sizes and
+write every figure the README quotes.
 
 Timings are never asserted (the machines are noisy): only that each measurement ran,
 is a positive number, and is labelled with the build it measured. A benchmark that no longer
@@ -171,3 +172,60 @@ def test_phase_benchmark_accounts_for_the_audit(tmp_path: Path) -> None:
     assert set(r["us_per_hand"]) == phases | {"audit"}
     assert all(r["us_per_hand"][k] > 0 for k in phases - {"events"})
     assert "| audit |" in (tmp_path / "phases.md").read_text()
+
+
+def _bench(script: str, argv: list[str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+IMPORTS = ("histkit parse", "histkit import --no-audit", "histkit parse --audit", "histkit import")
+HOW = ("whole command", "inside the import (import_paths call)")
+
+
+@pytest.mark.slow
+def test_database_import_benchmark_writes_every_figure(tmp_path: Path) -> None:
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--hands", "40", "--files", "4", "--folder-hands", "40", "--folder-files", "8"]
+    _bench(
+        "bench_db_import.py",
+        [*argv, "--rounds", "1", "--jobs", "1", "--workdir", str(work), "--out", str(out)],
+    )
+    r = json.loads((out / "db_import.json").read_text())
+    assert r["build"] == _native.status().describe() and r["hands"] == 40
+    for part in ("one_file", "folder_first_import"):
+        assert set(r[part]["seconds"]) == set(IMPORTS) and r[part]["measured"] == HOW[0]
+        assert all(v > 0 for v in r[part]["seconds"].values())
+        assert r[part]["import_vs_parse"] > 0 and r[part]["import_vs_parse_audit"] > 0
+    inside = r["one_file"]["inside"]
+    assert inside["hands"] == 40 and 0 < inside["write_seconds"] < inside["seconds"]
+    assert r["folder_first_import"]["files"] == 4
+    same = r["unchanged_folder"]
+    assert same["hands"] == 40 and same["files"] == 8 and same["first_import_seconds"] > 0
+    for key in ("unchanged_seconds", "unchanged_per_1000_files", "unchanged_share_of_first"):
+        assert set(same[key]) == set(HOW) and all(v > 0 for v in same[key].values())
+    assert r["appended"]["one_hand_seconds"] > 0
+    md = (out / "db_import.md").read_text()
+    assert "| whole command |" in md and "| inside the import (import_paths call) |" in md
+    assert "An unchanged folder of 40 hands in 8 files" in md
+    # the large folder and its database are kept for the next run
+    assert (work / "folder-40-8.duckdb").is_file() and (work / "folder-40-8.json").is_file()
+
+
+@pytest.mark.slow
+def test_database_read_benchmark_writes_its_figures(tmp_path: Path) -> None:
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--hands", "40", "--rounds", "1", "--jobs", "1", "--workdir", str(work)]
+    _bench("bench_db_read.py", [*argv, "--out", str(out)])
+    r = json.loads((out / "db_read.json").read_text())
+    assert r["hands"] == 40 and r["same_figures"] is True
+    assert list(r["runs"]) == ["stats TEXT", "stats --db", "stats --db, one day"]
+    assert all(f["wall_seconds"] > 0 and f["peak_mib"] > 0 for f in r["runs"].values())
+    assert r["runs"]["stats TEXT"]["wall_ratio"] == 1.0
+    assert "| `histkit stats --db` |" in (out / "db_read.md").read_text()

@@ -82,6 +82,11 @@ def test_real_hands_of_every_site_imported_once_and_not_again(tmp_path: Path) ->
 
     with hdb.connect(db) as con:
         assert hdb.check(con) == []
+        # every kind of file has its content hash (XML and UTF-16 files: the whole file's)
+        unhashed = con.sql(
+            "select path from files where coalesce(prefix_sha256, '') = ''"
+        ).fetchall()
+        assert unhashed == []
         sites = {r[0] for r in con.sql("select distinct site from hands").fetchall()}
         assert sites == {d.name for d in CORPUS.iterdir() if d.is_dir()}
         stored = con.sql(f"select source_file from hands where hand_id = '{TWICE}'").fetchall()
@@ -267,6 +272,65 @@ def test_a_growing_utf16_file_is_read_again_whole(tmp_path: Path) -> None:
     assert len(dump(db)["hands"]) == 6
 
 
+@needs_shared
+@pytest.mark.parametrize(
+    "name, encoding, player",
+    [
+        ("merge/7-StudHL-USD-0.25-0.50-201307.no.null.xml", "utf-8", "Player2"),
+        ("ipoker/7-StudHL-EUR-0.05-0.10-201405.txt", "utf-8", "Player0"),
+        ("fulltilt/Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt", "utf-16-le", "Player2"),
+    ],
+    ids=["merge-xml", "ipoker-xml", "fulltilt-utf16"],
+)
+def test_a_whole_file_touched_is_skipped_and_changed_is_read_again(
+    tmp_path: Path, name: str, encoding: str, player: str
+) -> None:
+    """Files read whole (XML, UTF-16) are known by the hash of their bytes: touched (a
+    new modification time, the same bytes) they are not read again; changed, even to the
+    same size, they are."""
+    import hashlib
+    import os
+
+    path = tmp_path / "hh" / Path(name).name
+    path.parent.mkdir()
+    shutil.copy(CORPUS / name, path)
+    db = tmp_path / "h.duckdb"
+    first = hdb.import_paths([path], db=db)
+    assert first.files_read == 1
+
+    def row() -> tuple[Any, ...]:
+        with hdb.connect(db) as con:
+            rows = con.sql("select mode, prefix_sha256, mtime_ns, hands from files").fetchall()
+        assert len(rows) == 1
+        return rows[0]
+
+    mode, digest, _, hands = row()
+    assert mode == "whole" and digest == hashlib.sha256(path.read_bytes()).hexdigest()
+
+    st = path.stat()
+    later = st.st_mtime_ns + 10**9
+    os.utime(path, ns=(st.st_atime_ns, later))
+    touched = hdb.import_paths([path], db=db)
+    assert touched.files_skipped == 1 and touched.files_reread == 0
+    assert touched.hands_removed == touched.hands_added == 0
+    assert row()[2] == later  # the next import skips it at the cost of a stat
+    assert hdb.import_paths([path], db=db).files_skipped == 1
+
+    data = path.read_bytes()
+    changed = data.replace(player.encode(encoding), "Villain".encode(encoding))
+    assert changed != data and len(changed) == len(data)
+    path.write_bytes(changed)
+    os.utime(path, ns=(st.st_atime_ns, later + 10**9))
+    again = hdb.import_paths([path], db=db)
+    assert again.files_reread == 1 and again.hands_removed == hands
+    clean = tmp_path / "clean.duckdb"
+    hdb.import_paths([path], db=clean)
+    assert_same(dump(db), dump(clean))
+    with hdb.connect(db) as con:
+        players = {r[0] for r in con.sql("select player from seats").fetchall()}
+    assert hands > 0 and "Villain" in players and player not in players
+
+
 def test_an_audit_asked_for_reads_again_a_file_imported_without_it(tmp_path: Path) -> None:
     path = simulated(tmp_path / "s.txt", 5, seed=10)
     db = tmp_path / "h.duckdb"
@@ -331,10 +395,71 @@ def test_a_version_3_database_has_its_all_in_rows_valued_again(tmp_path: Path) -
     con.close()
 
     with hdb.connect(old) as con:
-        assert schema.version(con) == schema.SCHEMA_VERSION == 4
+        assert schema.version(con) == schema.SCHEMA_VERSION == 5
         assert hdb.check(con) == []
     assert hdb.import_paths([path], db=old).files_reread == 1
     assert_same(dump(old), dump(current))
+
+
+def test_a_database_of_schema_version_4_gets_the_unit_beside_every_amount(
+    tmp_path: Path,
+) -> None:
+    """Version 4 had `money_unit` in `hands` and `allin_ev` only: a `GROUP BY` on seats,
+    actions, awards or violations mixed dollars and chips. Migrated, every row carries its
+    hand's unit, taken from the hand (no file needs reading again)."""
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    simulated(folder / "cash.txt", 5, seed=18)
+    simulated(folder / "tour.txt", 4, seed=19, tournament=True)
+    current = tmp_path / "current.duckdb"
+    hdb.import_paths([folder], db=current)
+    # the same database as histkit wrote it at version 4: without those columns
+    old = tmp_path / "v4.duckdb"
+    shutil.copy(current, old)
+    con = duckdb.connect(str(old))
+    for table in ("seats", "actions", "awards", "violations"):
+        con.execute(f"ALTER TABLE {table} DROP COLUMN money_unit")
+    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    assert schema.version(con) == 4
+    con.close()
+
+    with hdb.connect(old) as con:  # read-only: migrated first
+        assert schema.version(con) == schema.SCHEMA_VERSION == 5
+        assert hdb.check(con) == []
+        units = con.sql(
+            "select money_unit, count(*) from seats group by all order by all"
+        ).fetchall()
+        assert [u.split(":")[0] for u, _ in units] == ["USD", "chips"]
+        for table in ("seats", "actions", "awards", "violations"):
+            mixed = con.sql(
+                f"select count(*) from {table} t join hands h using (site, hand_id) "
+                "where t.money_unit is distinct from h.money_unit"
+            ).fetchall()
+            assert mixed == [(0,)], table
+    assert_same(dump(old), dump(current))
+    again = hdb.import_paths([folder], db=old)
+    assert again.files_skipped == 2 and again.hands_added == 0
+
+
+def test_the_money_unit_in_sql_is_the_hands() -> None:
+    """`schema.MONEY_UNIT_SQL` fills `money_unit` in a database written before the column:
+    the same units as `Hand.money_unit` (cash, tournaments, play chips, no currency)."""
+    from dataclasses import replace
+
+    from histkit.model import Unit
+    from histkit.tables import tables_from
+    from tests.test_tables import _hand
+
+    cash = _hand()
+    chips = replace(cash, hand_id="43", unit=Unit.CHIP, currency=None, tournament_id="9")
+    play = replace(cash, hand_id="44", unit=Unit.CHIP, currency=None)
+    nameless = replace(cash, hand_id="45", site="kingsclub", currency=None)
+    hands = tables_from([cash, chips, play, nameless]).hands
+    con = duckdb.connect()
+    con.register("hands", hands)
+    got = con.sql(f"select {schema.MONEY_UNIT_SQL} from hands").fetchall()
+    assert [u for (u,) in got] == hands["money_unit"].to_pylist()
+    assert len(set(got)) == 4
 
 
 def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
@@ -351,6 +476,8 @@ def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
     with hdb.connect(db) as con:
         assert hdb.check(con) == []
         assert con.sql("select count(*) from seats where site is null").fetchall() == [(0,)]
+        units = con.sql("select money_unit, count(*) from hands group by all").fetchall()
+        assert units == [("USD", 4)]  # filled from the hands' other columns
     r = hdb.import_paths([path], db=db)
     assert r.files_reread == 1
     clean = tmp_path / "clean.duckdb"
@@ -383,11 +510,13 @@ def test_check_names_what_is_wrong(tmp_path: Path) -> None:
     con.execute("DELETE FROM actions WHERE seq = 0")
     con.execute("INSERT INTO cards (hand_id, site) VALUES ('nope', 'pokerstars')")
     con.execute("UPDATE files SET hands = 7")
+    con.execute("UPDATE seats SET money_unit = 'EUR' WHERE seat = (SELECT min(seat) FROM seats)")
     found = hdb.check(con)
     con.close()
     assert any("actions are not all there" in p for p in found)
     assert any("rows of cards whose hand is not stored" in p for p in found)
     assert any("count of hands disagrees" in p for p in found)
+    assert any("rows of seats whose money_unit is not their hand's" in p for p in found)
 
 
 # --------------------------------------------------------------------- the commands
@@ -420,3 +549,40 @@ def test_import_and_db_commands(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "Hands: 7, by site, game and money unit:" in text
     assert "Pending: 1 hand not complete yet:" in text and "live.txt:" in text
     assert f"schema version {schema.SCHEMA_VERSION}" in text
+
+
+def test_reading_commands_never_create_a_database_and_say_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refused(argv: list[str], said: str) -> str:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1, (argv, err)
+        assert "Traceback" not in err and "IO Error" not in err, err
+        return err
+
+    # an empty DuckDB file of someone else's: refused, and left without histkit's tables
+    empty = tmp_path / "empty.duckdb"
+    duckdb.connect(str(empty)).close()
+    refused(["db", "--db", str(empty)], "is an empty DuckDB database, not a hand database")
+    refused(["stats", "--db", str(empty)], "is not a histkit hand database")
+    with pytest.raises(hdb.DatabaseError, match="histkit import PATH --db"):
+        hdb.connect(empty)
+    con = duckdb.connect(str(empty), read_only=True)
+    assert con.sql("select count(*) from duckdb_tables()").fetchall() == [(0,)]
+    con.close()
+
+    # a folder given as the database
+    refused(["db", "--db", str(tmp_path)], f"{tmp_path}: is a folder, not a hand database file")
+
+    # a hand database with no hands yet: said as a database, not as a folder to read
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([folder], db=db)
+    report = ["-o", str(tmp_path / "r.html")]
+    for argv in (["stats"], ["audit"], ["report", *report], ["stats", "--player", "Hero"]):
+        err = refused([*argv, "--db", str(db)], f"the hand database {db} holds no hands yet")
+        assert f"histkit import PATH --db {db}" in err and "read in folders" not in err
+    assert main(["db", "--db", str(db)]) == 0
+    assert "Hands: 0." in capsys.readouterr().out

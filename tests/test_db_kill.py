@@ -5,7 +5,8 @@ the next import to exactly the tables a clean import of the same files gives.
 The import killed does everything at once: a file grown (its pending last hand completed),
 a file changed in the middle (its old hands removed, read again), a new file. Each import
 runs in a process forked from a helper that has imported histkit already, so the random
-moments fall in the import itself rather than in Python's start-up.
+moments fall in the import itself rather than in Python's start-up; with batches of a
+few hands, so that the moments fall while rows are staged and spilled to disk too.
 """
 
 from __future__ import annotations
@@ -35,10 +36,13 @@ import histkit.db as hdb  # noqa: E402
 POINTS = 10  # per test; two tests: 20 kill points
 
 HELPER = r"""
-import os, sys, time
+import os, sys, tempfile, time
 import histkit.db
+import histkit.db.store
 from histkit.parallel import build_tables
 build_tables([sys.argv[1]], audit=True)  # parsers built before any import starts
+histkit.db.store.BATCH_HANDS = 4  # staged batches spilled to disk ...
+tempfile.tempdir = sys.argv[2]  # ... here
 print("ready", flush=True)
 for line in sys.stdin:
     folder, db = line.rstrip("\n").split("\t")
@@ -85,9 +89,9 @@ def scene(tmp_path_factory: pytest.TempPathFactory) -> Scene:
 class Helper:
     """The process that forks the imports."""
 
-    def __init__(self, warm_up: Path) -> None:
+    def __init__(self, warm_up: Path, spill: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", HELPER, str(warm_up)],
+            [sys.executable, "-c", HELPER, str(warm_up), str(spill)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -116,7 +120,9 @@ class Helper:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_an_import_killed_at_random_moments(scene: Scene, tmp_path: Path, seed: int) -> None:
-    helper = Helper(scene.folder / "c.txt")
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    helper = Helper(scene.folder / "c.txt", spill)
     try:
         # how long the whole import takes, not killed: the moments are drawn within it
         db = tmp_path / "whole.duckdb"

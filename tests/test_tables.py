@@ -134,6 +134,23 @@ def test_every_row_carries_its_hands_site_and_the_unit_is_never_null() -> None:
         if name != "errors" and table.num_rows:
             assert keys(table) <= keys(t.hands), name
 
+    # every table that holds amounts carries their unit beside them, never null, the
+    # hand's own: a GROUP BY money_unit on that table alone cannot mix units
+    hands = t.hands
+    unit_of = dict(zip(hands["hand_id"].to_pylist(), hands["money_unit"].to_pylist(), strict=True))
+    amounts = {"hands", "seats", "actions", "awards", "violations", "allin_ev"}
+    for name, schema in SCHEMAS.items():
+        money = [f.name for f in schema if f.type == pa.int64() and f.name not in ("line",)]
+        money = [c for c in money if c not in ("source_line", "samples", "column")]
+        if money or name == "violations":
+            assert name in amounts and "money_unit" in schema.names, name
+    for name in ("seats", "actions", "awards", "violations"):
+        table = t[name]
+        assert table.num_rows, name
+        assert table["money_unit"].null_count == 0, name
+        got = zip(table["hand_id"].to_pylist(), table["money_unit"].to_pylist(), strict=True)
+        assert all(unit_of[h] == u for h, u in got), name
+
 
 def test_constructed_hand_rows() -> None:
     t = tables_from([_hand()])

@@ -48,7 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "stored once: another copy is counted as a duplicate, a different text under "
             "the same id is a conflict (exit status 1). The last hand of a file that is "
             "still being written is pending until the file completes it. An import is one "
-            "transaction: interrupted, it leaves the database as it was."
+            "transaction: interrupted, it leaves the database as it was. The database is held "
+            "only while the hands read are written, not while they are read, so readers "
+            "('histkit stats --db') wait at most that long."
         ),
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,

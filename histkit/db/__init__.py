@@ -19,9 +19,15 @@ import os
 from typing import TYPE_CHECKING
 
 from histkit.db.check import check
-from histkit.db.connection import DEFAULT_TIMEOUT, DatabaseBusy, connect_file, default_path
+from histkit.db.connection import (
+    DEFAULT_TIMEOUT,
+    DatabaseBusy,
+    connect_file,
+    default_path,
+    resolve_path,
+)
 from histkit.db.importer import ImportReport, import_paths, open_for_writing
-from histkit.db.schema import SCHEMA_VERSION, DatabaseError, needs_upgrade
+from histkit.db.schema import SCHEMA_VERSION, DatabaseError, needs_upgrade, version
 
 if TYPE_CHECKING:
     import duckdb
@@ -47,22 +53,39 @@ def connect(
     """A DuckDB connection to the hand database (`path`, else `$HISTKIT_DB` or the
     default), read-only unless asked, with every table queryable: `con.sql("select ...")
     .df()` or `.arrow()`. A database of an older histkit is brought up to date first (a
-    short write). Waits up to `timeout` seconds while an import holds the file."""
+    short write). Waits up to `timeout` seconds while an import holds the file. Only a
+    writing connection (`read_only=False`, as `histkit import` makes) creates the tables:
+    a DuckDB file that is not a hand database, even an empty one, is refused as it is."""
     import duckdb
 
+    file = resolve_path(path)
+    if file.is_dir():
+        raise DatabaseError(f"{file}: is a folder, not a hand database file")
     if not read_only:
-        return open_for_writing(path, timeout=timeout)
+        return open_for_writing(file, timeout=timeout)
     try:
-        con = connect_file(path, read_only=True, timeout=timeout)
+        con = connect_file(file, read_only=True, timeout=timeout)
     except duckdb.Error as e:
-        raise DatabaseError(f"{path or default_path()} is not a DuckDB database ({e})") from None
+        raise DatabaseError(f"{file} is not a DuckDB database ({_first_line(e)})") from None
     try:
+        if version(con) is None:  # no tables at all: a DuckDB file, not a hand database
+            raise DatabaseError(
+                f"{file} is an empty DuckDB database, not a hand database: import hand "
+                f"histories into it with `histkit import PATH --db {file}`"
+            )
         stale = needs_upgrade(con)
+    except DatabaseError as e:
+        con.close()
+        raise DatabaseError(str(e) if str(e).startswith(str(file)) else f"{file}: {e}") from None
     except BaseException:
         con.close()
         raise
     if not stale:
         return con
     con.close()
-    open_for_writing(path, timeout=timeout).close()
-    return connect_file(path, read_only=True, timeout=timeout)
+    open_for_writing(file, timeout=timeout).close()
+    return connect_file(file, read_only=True, timeout=timeout)
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]

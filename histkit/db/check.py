@@ -14,6 +14,7 @@ from histkit.db.schema import (
     key_columns,
     version,
 )
+from histkit.tables import SCHEMAS
 
 if TYPE_CHECKING:
     import duckdb
@@ -25,7 +26,8 @@ def check(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The database's problems, one sentence each (empty: none): every stored hand once,
     in `hand_index` with where it was read; every hand with all of its rows in each table
     (the counts `hand_index` recorded when it was stored: its seats, actions, cards, and
-    awards and violations when audited) and no row of a hand that is not stored; the
+    awards and violations when audited) and no row of a hand that is not stored; every
+    row's `money_unit` its hand's; the
     `files` table consistent with the hands, copies and errors read from each file."""
     try:
         v = version(con)
@@ -67,6 +69,14 @@ def check(con: duckdb.DuckDBPyConnection) -> list[str]:
     )
     for table in CHILD_TABLES:
         keys = ", ".join(key_columns(table))
+        if "money_unit" in SCHEMAS[table].names:
+            say(
+                count(
+                    f'SELECT count(*) FROM "{table}" c JOIN hands h USING ({keys}) '
+                    "WHERE c.money_unit IS DISTINCT FROM h.money_unit"
+                ),
+                f"rows of {table} whose money_unit is not their hand's",
+            )
         say(
             count(f'SELECT count(*) FROM "{table}" c ANTI JOIN hands h USING ({keys})'),
             f"rows of {table} whose hand is not stored",

@@ -2,7 +2,8 @@
 
 DuckDB lets one process write a database file, or several read it, never both at once (a
 file lock). histkit keeps every hold short: an import or `histkit watch` opens the file for
-writing only while it writes one batch, and a reader (`histkit stats --db`, a notebook's
+writing only while it writes its rows (parsed beforehand, the database let go; a watch's
+batch is bounded in bytes), and a reader (`histkit stats --db`, a notebook's
 `histkit.db.connect()`) opens it, copies what it needs, and closes it. Whoever finds the
 file locked waits briefly and tries again (`connect(timeout=...)`), so a reader and a
 watcher on the same database both succeed; only a hold longer than the timeout is an error.

@@ -6,6 +6,17 @@ as `histkit parse` (`histkit.parallel.run`: chunks of files or byte ranges, Arro
 built in worker processes) and inserts those tables in bulk. What it skips, reads, reads on
 from and holds back is decided per file (`histkit.db.scan`); how each hand is stored once
 is `histkit.db.store`'s business.
+
+**The write lock is held only while rows are written.** DuckDB lets one process write a
+database file or several read it. So an import reads the `files` table (a short hold),
+lets the database go while it parses (the rows staged by `Store`, spilled to disk past a
+batch), and takes it again only to write them, in its one transaction. If another import
+wrote a file of this one in the meantime, the staged rows are dropped and the import is
+done again holding the database throughout (rare: two importers of the same files). A
+changed file whose hands other files held copies of makes those files be read again
+inside the transaction (rarer still). `max_bytes` bounds what one import reads of a
+text file (`histkit watch` uses it): so a batch, and the hold that writes it, stays short
+however large a file is; the rest is read by the next import.
 """
 
 from __future__ import annotations
@@ -13,7 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,8 +35,10 @@ from histkit.db.scan import (
     RESUME,
     SKIP,
     SPAN_BYTES,
+    TOUCH,
     FilePlan,
     Known,
+    bounded,
     plan_file,
     unchanged,
 )
@@ -52,7 +65,9 @@ class ImportReport:
     `removed` (old rows of files read again or read on), `duplicates` (copies of stored
     hands, not stored again), `conflicts` (a key stored with another text: not stored, an
     error naming both files), `pending` (last hands of files not complete yet), `rejected`
-    (stud hands that could not be parsed), `skipped` (hands of other games)."""
+    (stud hands that could not be parsed), `skipped` (hands of other games).
+    `write_seconds`: how long the import held the database to write (readers wait at most
+    that long); `unfinished`: files read only in part (`max_bytes`), for the next import."""
 
     db: str
     files_seen: int = 0
@@ -68,6 +83,7 @@ class ImportReport:
     rejected: int = 0
     skipped: int = 0
     seconds: float = 0.0
+    write_seconds: float = 0.0
     unreadable: int = 0  # files that could not be read
     unknown: int = 0  # files of no known site's format
     conflict_messages: tuple[str, ...] = ()
@@ -77,6 +93,7 @@ class ImportReport:
     pending_hands: tuple[tuple[str, int, str], ...] = ()  # (file, line, why), files read
     read_files: tuple[str, ...] = ()  # the files read (whole, on, or again)
     last_file: str | None = None  # the last file read
+    unfinished: tuple[str, ...] = ()
 
 
 def open_for_writing(
@@ -103,6 +120,25 @@ def open_for_writing(
     return con
 
 
+@dataclass(frozen=True)
+class _Options:
+    """How an import reads (as `import_paths` was asked)."""
+
+    audit: bool
+    jobs: int
+    site: str | None
+    max_bytes: int | None
+
+
+@dataclass
+class _Staged:
+    """One import's files planned and read, its rows staged (nothing written yet)."""
+
+    plans: list[FilePlan] = field(default_factory=list)
+    store: Store | None = None
+    starts: Detector | None = None
+
+
 def import_paths(
     paths: Iterable[str | os.PathLike[str]],
     *,
@@ -112,60 +148,150 @@ def import_paths(
     progress: Callable[[int, int], object] | None = None,
     site: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int | None = None,
 ) -> ImportReport:
     """Import hand-history files and folders (recursively) into the database `db` (None:
     `$HISTKIT_DB` or the default). `audit`: also replay each hand and store its awards
     and violations. `jobs`: worker processes. `progress(n, nbytes)` is called as n more
     hands (nbytes more bytes) are parsed. `site` forces a site, as `histkit parse
-    --site`."""
-    from histkit.dialects import detector
-    from histkit.reader import iter_files
-
+    --site`. `max_bytes`: read at most about this much of each text file (cut at a hand
+    header; the rest is `unfinished`, left for the next import)."""
     t0 = time.perf_counter()
     file = resolve_path(db)
+    found = _found(paths)
+    options = _Options(audit=audit, jobs=jobs, site=site, max_bytes=max_bytes)
     con = open_for_writing(file, timeout=timeout)
     try:
         known = _known(con)
-        plans: list[FilePlan] = []
-        seen: set[str] = set()
-        starts: Detector | None = None  # built only when a file is to be read
-        for found in iter_files(_absolute(paths)):
-            path = str(found)
-            if path in seen:
-                continue
-            seen.add(path)
-            plan = unchanged(path, known.get(path), audit=audit)
-            if plan is None:
-                starts = starts or detector(site)
-                plan = plan_file(path, known.get(path), starts, audit=audit)
-            plans.append(plan)
-        work = [p for p in plans if p.action != SKIP]
-        base = ImportReport(str(file), files_seen=len(plans))
-        if not work:
-            return replace(base, files_skipped=len(plans), seconds=time.perf_counter() - t0)
-        store = Store(con, audit=audit)
-        written: dict[str, FilePlan] = {}
-        con.begin()
-        try:
-            settled: set[str] = set()
-            while work:
-                store.forget([(p.path, p.forget_from) for p in work if p.forget_from])
-                _read(store, work, jobs=jobs, site=site, audit=audit, progress=progress)
-                store.flush()
-                for p in work:
-                    written[p.path] = p
-                    if p.action in (NEW, REREAD):
-                        settled.add(p.path)
-                again = store.cascade(settled)
-                work = [_reread(path, starts or detector(site)) for path in again]
-            store.write_files(list(written.values()))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
     finally:
         con.close()
-    return _report(base, plans, written, store, time.perf_counter() - t0)
+    staged = _Staged()
+    try:
+        _stage(staged, found, known, options, progress=progress)
+        base = ImportReport(str(file), files_seen=len(staged.plans))
+        if all(p.action == SKIP for p in staged.plans):
+            return replace(base, files_skipped=len(staged.plans), seconds=time.perf_counter() - t0)
+        con = open_for_writing(file, timeout=timeout)
+        held = time.perf_counter()
+        try:
+            now = _known(con)
+            if any(now.get(p.path) != known.get(p.path) for p in staged.plans):
+                # another import wrote some of these files meanwhile: all again, held
+                assert staged.store is not None
+                staged.store.close()
+                staged = _Staged()
+                _stage(staged, found, now, options, progress=progress)
+            written = _write(con, staged, options)
+        finally:
+            con.close()  # (DuckDB writes its checkpoint here: part of the hold)
+        held = time.perf_counter() - held
+    finally:
+        if staged.store is not None:
+            staged.store.close()
+    base = replace(base, files_seen=len(staged.plans))
+    return _report(base, staged, written, time.perf_counter() - t0, held)
+
+
+def _found(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The files named or found in the folders named, each once, in order."""
+    from histkit.reader import iter_files
+
+    return list(dict.fromkeys(str(p) for p in iter_files(_absolute(paths))))
+
+
+def _stage(
+    staged: _Staged,
+    found: list[str],
+    known: dict[str, Known],
+    options: _Options,
+    *,
+    progress: Callable[[int, int], object] | None,
+) -> None:
+    """Plan each file and parse what is to be read into a new `Store` (no database
+    needed). A file is planned as the pipeline gets to it, so with worker processes the
+    planning of the next files overlaps the parsing of the last."""
+    audit, jobs, site = options.audit, options.jobs, options.site
+    todo: list[str] = []
+    for path in found:
+        plan = unchanged(path, known.get(path), audit=audit)
+        if plan is None:
+            todo.append(path)
+        staged.plans.append(plan or FilePlan(path, NEW, 0, 0))  # a placeholder till planned
+    if not todo:
+        return
+    from histkit.dialects import detector
+
+    starts = staged.starts = detector(site)
+    index = {p.path: i for i, p in enumerate(staged.plans)}
+    by_path: dict[str, FilePlan] = {}
+
+    def planned() -> Iterator[FilePlan]:
+        for path in todo:
+            plan = plan_file(path, known.get(path), starts, audit=audit)
+            if options.max_bytes is not None:
+                plan = bounded(plan, options.max_bytes, starts)
+            staged.plans[index[path]] = by_path[path] = plan
+            if plan.action not in (SKIP, TOUCH):
+                yield plan
+
+    store = staged.store = Store(audit=audit)
+    if _to_read(todo, known) < _SMALL:
+        jobs = 1
+    _read(store, planned(), by_path, jobs=jobs, site=site, audit=audit, progress=progress)
+
+
+def _to_read(paths: list[str], known: dict[str, Known]) -> int:
+    """About how many bytes the files hold that the last import did not read."""
+    total = 0
+    for path in paths:
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            continue
+        k = known.get(path)
+        total += size - k.consumed_bytes if k is not None and k.mode == "text" else size
+    return total
+
+
+def _write(
+    con: duckdb.DuckDBPyConnection, staged: _Staged, options: _Options
+) -> dict[str, FilePlan]:
+    """Write the staged import in one transaction (the database held): old rows of files
+    read again or on removed, the staged rows inserted, files holding copies of hands
+    removed read again (here: rare), the `files` rows. The plans written, by path."""
+    audit, jobs, site = options.audit, options.jobs, options.site
+    store = staged.store
+    if store is None:  # nothing read: only files touched
+        store = staged.store = Store(audit=audit)
+    store.attach(con)
+    work = [p for p in staged.plans if p.action not in (SKIP, TOUCH)]
+    written: dict[str, FilePlan] = {}
+    settled: set[str] = set()
+    again = False
+    from histkit.dialects import detector
+
+    con.begin()
+    try:
+        while work:
+            store.forget([(p.path, p.forget_from) for p in work if p.forget_from])
+            if again:  # files holding copies of hands removed: read again now
+                by_path = {p.path: p for p in work}
+                _read(store, iter(work), by_path, jobs=jobs, site=site, audit=audit)
+            store.write()
+            for p in work:
+                written[p.path] = p
+                if p.action in (NEW, REREAD):
+                    settled.add(p.path)
+            starts = staged.starts = staged.starts or detector(site)
+            work = [_reread(path, starts) for path in store.cascade(settled)]
+            again = True
+        store.touch([p for p in staged.plans if p.action == TOUCH])
+        store.write_files(list(written.values()))
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    return written
 
 
 def _absolute(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -189,45 +315,48 @@ def _reread(path: str, starts: Detector) -> FilePlan:
 
 def _read(
     store: Store,
-    work: list[FilePlan],
+    plans: Iterator[FilePlan],
+    by_path: dict[str, FilePlan],
     *,
     jobs: int,
     site: str | None,
     audit: bool,
-    progress: Callable[[int, int], object] | None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> None:
+    """Parse the plans' chunks into `store` (`by_path` holds each plan by the time its
+    chunks' results come back)."""
     from histkit.parallel import run
 
-    by_path = {p.path: p for p in work}
-    if sum(p.read_bytes() for p in work) < _SMALL:
-        jobs = 1
     span = SPAN_BYTES if jobs > 1 else None
     for r in run(
-        (), jobs=jobs, site=site, audit=audit, keys=True, chunks=_chunks(work, site, span)
+        (), jobs=jobs, site=site, audit=audit, keys=True, chunks=_chunks(plans, site, span)
     ):
         store.add(r, by_path[r.source])
         if progress is not None:
             progress(r.hands, r.nbytes)
 
 
-def _chunks(work: list[FilePlan], site: str | None, span: int | None) -> Iterator[Chunk]:
+def _chunks(plans: Iterator[FilePlan], site: str | None, span: int | None) -> Iterator[Chunk]:
     from histkit.db.scan import file_chunks
 
-    for plan in work:
+    for plan in plans:
         yield from file_chunks(plan, site=site, span_bytes=span)
 
 
 def _report(
     base: ImportReport,
-    plans: list[FilePlan],
+    staged: _Staged,
     written: dict[str, FilePlan],
-    store: Store,
     seconds: float,
+    held: float,
 ) -> ImportReport:
+    store = staged.store
+    assert store is not None
+    plans = staged.plans
     c = store.tally.counts
     actions = [p.action for p in written.values()]
     resumed = sum(1 for p in written.values() if p.action == RESUME and p.read_bytes() > 0)
-    unchanged = sum(1 for p in plans if p.action == SKIP) + actions.count(RESUME) - resumed
+    unchanged = sum(1 for p in plans if p.action in (SKIP, TOUCH)) + actions.count(RESUME) - resumed
     pending = tuple(
         (path, out.pending_line, out.pending_reason or "")
         for path, out in store.outcomes.items()
@@ -249,6 +378,7 @@ def _report(
         unreadable=c["unreadable"],
         unknown=c["unknown"],
         seconds=seconds,
+        write_seconds=held,
         conflict_messages=tuple(store.tally.conflicts),
         rejected_examples=tuple(store.tally.rejected),
         unknown_examples=tuple(store.tally.unknown),
@@ -258,6 +388,7 @@ def _report(
             p.path for p in written.values() if p.read_bytes() > 0 or p.action != RESUME
         ),
         last_file=next(reversed(written), None),
+        unfinished=tuple(p.path for p in written.values() if p.bounded),
     )
 
 

@@ -10,7 +10,9 @@ its bytes [0, consumed_bytes) is still `prefix_sha256`: a full hash, which costs
 sees any change, not just one at the ends. Else the file changed: its old rows are removed
 and it is read again whole. Files whose lines are not LF counts (UTF-16, old Mac CR line
 ends), XML files and unreadable ones are "whole" files: read again whole whenever they
-change.
+change. Their `prefix_sha256` is the hash of the whole file (their bytes consumed): one whose
+`stat` changed but whose bytes did not (touched, copied again) is not read again, only its
+`files` row brought up to date (`TOUCH`).
 
 **Ends cleanly.** A text file is cut into blocks as `histkit parse` cuts it (a blank line,
 or a hand header, ends a block; two blank lines in a double-spaced file). Its last block is
@@ -55,14 +57,17 @@ __all__ = [
     "REREAD",
     "RESUME",
     "SKIP",
+    "TOUCH",
     "FilePlan",
     "Known",
+    "bounded",
     "file_chunks",
     "plan_file",
     "unchanged",
 ]
 
 SKIP, NEW, RESUME, REREAD = "skip", "new", "resume", "reread"
+TOUCH = "touch"  # a whole file whose stat changed but not its bytes: its row updated
 TEXT, WHOLE = "text", "whole"
 FORCE_REREAD = -1  # `files.mtime_ns` of a file to read again whole (schema.REREAD)
 
@@ -110,6 +115,9 @@ class FilePlan:
     open_hand: bool = False
     header_done: bool = False  # the open hand's first line is whole (a line end after it)
     xml: bool = False
+    # read only up to `size` (a hand header): the rest is left for the next import, which
+    # finds the file longer than `files.size` says and reads on (see `bounded`)
+    bounded: bool = False
 
     @property
     def forget_from(self) -> int | None:
@@ -156,6 +164,16 @@ def plan_file(path: str, known: Known | None, starts: Detector, *, audit: bool =
         with open(path, "rb") as f:
             if (
                 known is not None
+                and known.mode == WHOLE
+                and known.mtime_ns != FORCE_REREAD
+                and known.prefix_sha256
+                and size == known.consumed_bytes
+                and _sha256(f, size) == known.prefix_sha256
+            ):
+                same = known.prefix_sha256
+                return FilePlan(path, TOUCH, size, mtime, WHOLE, consumed=size, prefix_sha256=same)
+            if (
+                known is not None
                 and known.mode == TEXT
                 and known.mtime_ns != FORCE_REREAD
                 and known.prefix_sha256
@@ -196,7 +214,12 @@ def _whole_file(head: bytes) -> bool:
 def _whole_plan(
     path: str, size: int, mtime: int, head: bytes, starts: Detector, action: str
 ) -> FilePlan:
-    plan = FilePlan(path, action, size, mtime, WHOLE, consumed=size)
+    try:
+        with open(path, "rb") as f:
+            digest = _sha256(f, size)
+    except OSError:
+        digest = None  # the reader reports it
+    plan = FilePlan(path, action, size, mtime, WHOLE, consumed=size, prefix_sha256=digest)
     if binary_file(head) is not None:
         return plan
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -325,6 +348,15 @@ def _text_plan(
     )
 
 
+def _sha256(f: BinaryIO, n: int) -> str:
+    """The SHA-256 of the file's first `n` bytes (OSError if it has fewer now)."""
+    digest = hashlib.sha256()
+    f.seek(0)
+    for piece in _pieces(f, n):
+        digest.update(piece)
+    return digest.hexdigest()
+
+
 def _pieces(f: BinaryIO, n: int) -> Iterator[bytes]:
     while n > 0:
         data = f.read(min(_PIECE, n))
@@ -387,6 +419,37 @@ def _open_block(lines: list[str], ends: bool, starts: Detector) -> tuple[int | N
     return block.start_line, header or not ends, ends or len(block.lines) > 1
 
 
+def bounded(plan: FilePlan, limit: int, starts: Detector) -> FilePlan:
+    """The plan reading at most about `limit` bytes of a text file: up to its first hand
+    header at or after `start + limit`, the rest left for the next import (so a batch of
+    `histkit watch` stays short however large the file). The plan itself when it reads
+    less, or reads a whole file (XML, UTF-16: read whole or not at all)."""
+    if plan.mode != TEXT or plan.action == SKIP or plan.consumed - plan.start <= limit:
+        return plan
+    try:
+        with open(plan.path, "rb") as f:
+            window = _Window(f, plan.start, plan.consumed)
+            found = cut_points(cast(BinaryIO, window), limit, starts)
+            if not found:
+                return plan
+            at, line = found[0]
+            cut, header_line = plan.start + at, plan.start_line - 1 + line
+            digest = _sha256(f, cut)
+    except OSError:
+        return plan  # the reader reports it
+    return replace(
+        plan,
+        size=cut,
+        consumed=cut,
+        consumed_lines=header_line - 1,
+        prefix_sha256=digest,
+        held_line=header_line,
+        open_hand=False,
+        header_done=False,
+        bounded=True,
+    )
+
+
 def file_chunks(plan: FilePlan, *, site: str | None, span_bytes: int | None) -> Iterator[Chunk]:
     """The chunks to parse for `plan`: byte ranges of a text file from `plan.start` (cut
     at hand headers about every `SPAN_BYTES`, as `histkit parse --jobs` cuts files), or
@@ -397,15 +460,17 @@ def file_chunks(plan: FilePlan, *, site: str | None, span_bytes: int | None) -> 
     from histkit.dialects import detector
 
     cuts: list[tuple[int, int]] = []
-    try:
-        with open(plan.path, "rb") as f:
-            window = _Window(f, plan.start, plan.size)
-            found = cut_points(cast(BinaryIO, window), SPAN_BYTES, detector(site))
-            cuts = [(plan.start + at, plan.start_line - 1 + line) for at, line in found or ()]
-    except OSError:
-        pass  # the reader reports it
+    if plan.size - plan.start > SPAN_BYTES:  # a shorter range has no cut: not read to look
+        try:
+            with open(plan.path, "rb") as f:
+                window = _Window(f, plan.start, plan.size)
+                found = cut_points(cast(BinaryIO, window), SPAN_BYTES, detector(site))
+                cuts = [(plan.start + at, plan.start_line - 1 + line) for at, line in found or ()]
+        except OSError:
+            pass  # the reader reports it
     bounds = [(plan.start, plan.start_line), *cuts]
-    for (begin, line), (end, _) in zip(bounds, [*cuts, (None, 0)], strict=True):
+    last = plan.size if plan.bounded else None
+    for (begin, line), (end, _) in zip(bounds, [*cuts, (last, 0)], strict=True):
         yield Chunk(plan.path, span=Span(begin, end, line))
 
 

@@ -14,15 +14,20 @@ mapping of its type. Beside them the database keeps its own books:
 - `duplicates`: each copy of a stored hand read in another file (or again), not stored.
 
 A database is always built by the migrations: the base layout (version 1), then each step
-from version N to N+1 in order, so every step runs on every new database too. After them,
+from version N to N+1 in order, so every step runs on every new database too. Before them,
 `sync_columns` gives each table of hands the columns SCHEMAS has (histkit columns are only
 ever added): such a table is rebuilt in SCHEMAS' column order, a new column of a hand's
-child table that `hands` also has (its `site`) taken from the row's hand, and every file is
-marked to be read again by the next import that names it, so the new columns get values.
-A table of hands that is new (`allin_ev`, version 3) is created the same way, and every file
-marked to be read again, which gives the hands stored before their rows in it. A change of
-what a table's rows mean comes with a new column (`allin_ev`'s `at_stake`, version 4), so
-the same re-reading replaces the rows.
+child table that `hands` also has (its `site`, its `money_unit`) taken from the row's hand.
+A new column that cannot be taken from the hand marks every file to be read again by the
+next import that names it, so it gets values. A table of hands that is new (`allin_ev`,
+version 3) is created the same way, and every file marked to be read again, which gives
+the hands stored before their rows in it. A change of what a table's rows mean comes with
+a new column (`allin_ev`'s `at_stake`, version 4), so the same re-reading replaces the rows.
+
+Versions: 1 the base layout; 2 each hand's row count per table in `hand_index`; 3 the
+`allin_ev` table; 4 all-in EV valued pot by pot (`allin_ev.at_stake`); 5 `money_unit`
+beside the amounts of `seats`, `actions`, `awards` and `violations` (never null, the
+hand's: a GROUP BY on one table cannot mix units).
 """
 
 from __future__ import annotations
@@ -120,6 +125,39 @@ def _v2_to_v3(con: duckdb.DuckDBPyConnection) -> None:
     _add_counts(con)
 
 
+#: `Hand.money_unit` over the columns of `hands`: fills the column in a database written
+#: before it existed (tests/test_db_import.py holds the two to the same units)
+MONEY_UNIT_SQL = (
+    "CASE WHEN tournament_id IS NOT NULL THEN 'chips:' || site || ':' || tournament_id "
+    "WHEN coalesce(currency, '') <> '' THEN currency "
+    "WHEN unit = 'chip' THEN 'chips:' || site || ':play' "
+    "ELSE 'unknown-currency:' || site END"
+)
+
+
+def _v4_to_v5(con: duckdb.DuckDBPyConnection) -> None:
+    """The unit beside every amount (`fill_units`)."""
+    fill_units(con)
+
+
+def fill_units(con: duckdb.DuckDBPyConnection) -> None:
+    """`money_unit` where it is NULL (a column new to the database): in `hands` from the
+    hand's other columns, in every table of amounts from the row's hand (`sync_columns`
+    took it from the hand already where the hand had it)."""
+    con.execute(f"UPDATE hands SET money_unit = {MONEY_UNIT_SQL} WHERE money_unit IS NULL")
+    for table in CHILD_TABLES:
+        if "money_unit" not in SCHEMAS[table].names:
+            continue
+        keys = key_columns(table)
+        on = " AND ".join(f't."{c}" = h."{c}"' for c in keys)
+        con.execute(
+            f"""UPDATE "{table}" AS t SET money_unit = h.money_unit
+            FROM (SELECT {", ".join(keys)}, any_value(money_unit) AS money_unit
+                  FROM hands GROUP BY ALL) AS h
+            WHERE t.money_unit IS NULL AND {on}"""
+        )
+
+
 def _add_counts(con: duckdb.DuckDBPyConnection) -> None:
     """The `hand_index` count column of every table of hands that has none yet, counted
     from the rows stored."""
@@ -153,6 +191,7 @@ MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (
     _v1_to_v2,
     _v2_to_v3,
     _v3_to_v4,
+    _v4_to_v5,
 )
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 
@@ -209,6 +248,7 @@ def ensure(con: duckdb.DuckDBPyConnection) -> None:
         else:  # the tables of hands first: a step may count or read their rows
             sync_columns(con)
             _migrate(con, v, SCHEMA_VERSION)
+            fill_units(con)  # (a column added by sync_columns, whatever the version)
         from histkit import __version__
 
         con.execute("DELETE FROM meta WHERE key = 'histkit_version'")
@@ -280,24 +320,24 @@ def _types(con: duckdb.DuckDBPyConnection, schema: pa.Schema) -> dict[str, str]:
 def sync_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Give every table of hands SCHEMAS' columns, in its order (the tables it names that
     were rebuilt). New columns are NULL in rows stored before, except a child table's
-    column that `hands` also has (`site`), taken from the row's hand; and every file is
-    marked to be read again, which fills them."""
+    column that `hands` also has (`site`, `money_unit`), taken from the row's hand; when
+    some new column could not be filled so, every file is marked to be read again, which
+    fills it."""
     have = _tables(con)
     rebuilt = []
+    reread = False
     for name in _stale_tables(con):
         schema = SCHEMAS[name]
         if name not in have:
             _create_table(con, name, schema)
             if name in CHILD_TABLES and "hands" in have:
                 rebuilt.append(name)  # the hands stored before have no rows in it yet
+                reread = True
             continue
         old = _columns(con, name)
         types = _types(con, schema)
-        from_hand = [
-            c
-            for c in schema.names
-            if c not in old and name in CHILD_TABLES and c in _columns(con, "hands")
-        ]
+        hand_columns = _columns(con, "hands") if name in CHILD_TABLES else []
+        from_hand = [c for c in schema.names if c not in old and c in hand_columns]
         cols = []
         for c in schema.names:
             if c in old:
@@ -306,20 +346,24 @@ def sync_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
                 cols.append(f'h."{c}" AS "{c}"')
             else:
                 cols.append(f'CAST(NULL AS {types[c]}) AS "{c}"')
+                reread = True
         cols += [f't."{c}"' for c in old if c not in schema.names]  # never dropped
         join = ""
         if from_hand:
+            # the row's hand: by (site, hand_id) where the row has its site already
+            on = [c for c in ("site", "hand_id") if c in old and c in hand_columns]
+            keys = ", ".join(f'"{c}"' for c in on)
             picked = ", ".join(f'any_value("{c}") AS "{c}"' for c in from_hand)
-            join = (
-                f"LEFT JOIN (SELECT hand_id, {picked} FROM hands GROUP BY hand_id) AS h "
-                "ON h.hand_id = t.hand_id"
-            )
+            match = " AND ".join(f'h."{c}" = t."{c}"' for c in on)
+            join = f"LEFT JOIN (SELECT {keys}, {picked} FROM hands GROUP BY ALL) AS h ON {match}"
+        rows = f'(SELECT *, rowid AS histkit_row FROM "{name}")'  # kept in their order
         con.execute(
-            f'CREATE TABLE "{name}__new" AS SELECT {", ".join(cols)} FROM "{name}" t {join}'
+            f'CREATE TABLE "{name}__new" AS SELECT {", ".join(cols)} FROM {rows} t {join} '
+            "ORDER BY t.histkit_row"
         )
         con.execute(f'DROP TABLE "{name}"')
         con.execute(f'ALTER TABLE "{name}__new" RENAME TO "{name}"')
         rebuilt.append(name)
-    if rebuilt and "files" in have:
+    if reread and "files" in have:
         con.execute(f"UPDATE files SET mtime_ns = {REREAD}")  # read again: columns filled
     return rebuilt

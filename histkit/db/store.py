@@ -1,6 +1,8 @@
-"""One import's writes, inside its transaction: the rows the workers built (Arrow tables),
-held back where a file's last hand is not complete, each hand stored once, inserted in
-bulk; the rows of files read again removed first; and the `files` bookkeeping.
+"""One import's writes: the rows the workers built (Arrow tables), held back where a file's
+last hand is not complete, staged while the files are parsed (no database needed: batches
+of `BATCH_HANDS` hands spilled to Arrow IPC files in a temporary folder, so memory stays
+bounded), then, inside the import's transaction, each hand stored once, inserted in bulk;
+the rows of files read again removed first; and the `files` bookkeeping.
 
 **Each hand once.** A hand is its key (site, hand_id) and a checksum of its text (CRC-32 of
 the hand's lines as the reader gives them: line ends and an XML hand's indentation do not
@@ -20,9 +22,13 @@ duplicate, or a conflict) must come back from that file: such files are read aga
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
@@ -39,8 +45,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Store"]
 
-BATCH_HANDS = 5000  # hands held in memory before they are inserted
+BATCH_HANDS = 5000  # hands held in memory before they are spilled (or inserted)
 _SEP = "\x1f"
+_SPILL_PREFIX = "histkit-import-"  # + pid: a killed import's folder is removed later
+_SPILL_CODEC = "lz4"  # Arrow IPC compression of spilled batches: fast, about 3x smaller
 
 
 @dataclass
@@ -63,6 +71,51 @@ class _Part:
 
 
 @dataclass
+class _Batch:
+    """Parts staged together: in memory, or spilled (`folder`: one IPC file per table,
+    the parts' rows one after the other; `rows[name]`: where each part's rows start)."""
+
+    parts: list[_Part]
+    folder: Path | None = None
+    rows: dict[str, list[int]] = field(default_factory=dict)
+
+    def spill(self, folder: Path, names: list[str]) -> None:
+        """Write the parts' tables to `folder` and let them go."""
+        import pyarrow.ipc as ipc
+
+        folder.mkdir(parents=True)
+        options = ipc.IpcWriteOptions(compression=_SPILL_CODEC)
+        for name in names:
+            tables = [p.tables[name] for p in self.parts]
+            starts = [0]
+            for t in tables:
+                starts.append(starts[-1] + t.num_rows)
+            self.rows[name] = starts
+            table = pa.concat_tables(tables).combine_chunks()  # one record batch: fast
+            with ipc.new_file(folder / f"{name}.arrow", table.schema, options=options) as w:
+                w.write_table(table)
+        for p in self.parts:
+            p.tables = {}
+        self.folder = folder
+
+    def load(self, names: list[str]) -> list[_Part]:
+        """The parts, with their tables (read back when spilled)."""
+        if self.folder is None:
+            return self.parts
+        import pyarrow.ipc as ipc
+
+        for name in names:
+            with pa.memory_map(str(self.folder / f"{name}.arrow")) as source:
+                table = ipc.open_file(source).read_all()
+            starts = self.rows[name]
+            for i, p in enumerate(self.parts):
+                p.tables[name] = table.slice(starts[i], starts[i + 1] - starts[i])
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder = None
+        return self.parts
+
+
+@dataclass
 class Tally:
     """What one import did, counted as it goes."""
 
@@ -74,17 +127,37 @@ class Tally:
 
 
 class Store:
-    """Writes one import into the database (the caller holds the transaction)."""
+    """Stages one import's rows as they are parsed (`add`), then writes them into the
+    database (`attach` a connection, then `write`; the caller holds the transaction)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, audit: bool) -> None:
-        self.con = con
+    def __init__(self, *, audit: bool, spill: bool = True) -> None:
+        self._con: duckdb.DuckDBPyConnection | None = None
         self.audit = audit
         self.names = [n for n in SCHEMAS if audit or n not in AUDIT_TABLES]
         self.parts: list[_Part] = []
         self.waiting = 0
+        self.staged: list[_Batch] = []
+        self._spill = spill
+        self._folder: Path | None = None
         self.tally = Tally()
         self.outcomes: dict[str, FileOutcome] = {}
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        assert self._con is not None, "attach a connection first"
+        return self._con
+
+    def attach(self, con: duckdb.DuckDBPyConnection) -> None:
+        """The connection to write with (its transaction held by the caller)."""
+        self._con = con
         con.execute("CREATE OR REPLACE TEMP TABLE forgotten (site VARCHAR, hand_id VARCHAR)")
+
+    def close(self) -> None:
+        """Remove what was spilled and not written (an import that failed)."""
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+        self.staged = []
 
     # ---------------------------------------------------------------- rows coming in
 
@@ -114,7 +187,21 @@ class Store:
         self.parts.append(_Part(plan.path, tables, candidates, drop))
         self.waiting += len(candidates)
         if self.waiting >= BATCH_HANDS:
-            self.flush()
+            self._seal()
+
+    def _seal(self) -> None:
+        """The parts waiting become a staged batch, spilled to disk (when allowed)."""
+        if not self.parts:
+            return
+        batch = _Batch(self.parts)
+        self.parts, self.waiting = [], 0
+        if self._spill:
+            if self._folder is None:
+                _remove_stale_spills()
+                prefix = f"{_SPILL_PREFIX}{os.getpid()}-"
+                self._folder = Path(tempfile.mkdtemp(prefix=prefix))
+            batch.spill(self._folder / str(len(self.staged)), self.names)
+        self.staged.append(batch)
 
     def _held_errors(self, errors: pa.Table, plan: FilePlan, out: FileOutcome) -> pa.Table:
         """The errors table without what is held back: issues at or after the held line
@@ -140,9 +227,17 @@ class Store:
 
     # -------------------------------------------------------------------- inserting
 
-    def flush(self) -> None:
-        """Insert what is queued: each hand once, copies counted, conflicts recorded."""
+    def write(self) -> None:
+        """Insert everything staged, batch by batch, in the order it was read."""
+        staged, self.staged = self.staged, []
+        for batch in staged:
+            self._flush(batch.load(self.names))
         parts, self.parts, self.waiting = self.parts, [], 0
+        self._flush(parts)  # the last batch, never spilled
+        self.close()
+
+    def _flush(self, parts: list[_Part]) -> None:
+        """Insert one batch: each hand once, copies counted, conflicts recorded."""
         if not parts:
             return
         stored = self._stored_keys({(k.site, k.hand_id) for p in parts for k in p.candidates})
@@ -198,7 +293,9 @@ class Store:
         return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
 
     def _insert(self, name: str, table: pa.Table) -> None:
-        self.con.register("histkit_rows", table)
+        # one chunk per column: DuckDB scans an Arrow table of a few hundred small chunks
+        # (a chunk per file) about 6x slower (0.9 s against 0.15 s for 3,000 hands)
+        self.con.register("histkit_rows", table.combine_chunks())
         try:
             self.con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM histkit_rows')
         finally:
@@ -303,6 +400,27 @@ class Store:
 
     # --------------------------------------------------------------------- bookkeeping
 
+    def touch(self, plans: list[FilePlan]) -> None:
+        """The `files` rows of files whose stat changed but not their bytes: the new size
+        and modification time, so the next import skips them at the cost of a stat."""
+        if not plans:
+            return
+        rows = pa.table(
+            {
+                "path": pa.array([p.path for p in plans], pa.string()),
+                "size": pa.array([p.size for p in plans], pa.int64()),
+                "mtime_ns": pa.array([p.mtime_ns for p in plans], pa.int64()),
+            }
+        )
+        self.con.register("histkit_touched", rows)
+        try:
+            self.con.execute(
+                "UPDATE files AS f SET size = t.size, mtime_ns = t.mtime_ns "
+                "FROM histkit_touched t WHERE f.path = t.path"
+            )
+        finally:
+            self.con.unregister("histkit_touched")
+
     def write_files(self, plans: list[FilePlan]) -> None:
         """The `files` rows of the files read, their counts taken from the tables."""
         if not plans:
@@ -381,6 +499,20 @@ _BOOK = pa.schema(
         ("source_line", pa.int64()),
     ]
 )
+
+
+def _remove_stale_spills() -> None:
+    """The spill folders of imports that were killed (their process is gone)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_SPILL_PREFIX}*-*"):
+        pid = folder.name.removeprefix(_SPILL_PREFIX).split("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass  # another user's process, alive
 
 
 def _book(rows: list[tuple[str, str, int | None, str, int]]) -> pa.Table:

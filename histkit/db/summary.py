@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from histkit.db.schema import version
+from histkit.db.schema import MONEY_UNIT_SQL, version
 from histkit.words import plural
 
 if TYPE_CHECKING:
@@ -29,12 +29,7 @@ def describe(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> di
         return rows(sql)[0][0]
 
     hand_cols = {r[0] for r in rows("DESCRIBE hands")}
-    unit = (
-        "money_unit"
-        if "money_unit" in hand_cols
-        else "CASE WHEN is_tournament THEN 'chips:' || site || ':' || coalesce(tournament_id, "
-        "'?') ELSE coalesce(currency, 'unknown') END"
-    )
+    unit = "money_unit" if "money_unit" in hand_cols else MONEY_UNIT_SQL
     by_unit = [
         {"site": s, "game": g, "money_unit": u, "hands": n, "first": _iso(a), "last": _iso(b)}
         for s, g, u, n, a, b in rows(

@@ -4,9 +4,11 @@ Polling, not file-system events (no inotify or FSEvents dependency, the same on 
 system and on network folders): every `interval` seconds the folders are walked and each
 file `stat`ed; the sizes and modification times of the poll before are kept in memory, so
 a poll that finds nothing new costs no database access at all. The files that changed are
-imported (`import_paths`: each batch one transaction) and the write connection is closed
-after each batch, so readers (`histkit stats --db`, `histkit.db.connect()`) get their turn
-between batches; a reader finding the file held waits and tries again.
+imported in batches of at most `BATCH_BYTES` to read (a larger file is read in several
+batches, each up to a hand header), each batch one `import_paths`: one transaction, which
+holds the database only while its rows are written, never while they are parsed. So
+readers (`histkit stats --db`, `histkit.db.connect()`) get their turn between and during
+batches; a reader finding the file held waits and tries again.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from histkit.db.importer import ImportReport, import_paths
 
 __all__ = ["Watcher"]
 
-BATCH_BYTES = 8 << 20  # files of at most this much (their sizes) per transaction
+# bytes read per transaction (about 4,000 hands): written in well under a second
+BATCH_BYTES = 8 << 20
 
 
 @dataclass
@@ -78,14 +81,23 @@ class Watcher:
                 changed.append((path, st.st_size))
         self._seen = {p: v for p, v in self._seen.items() if p in now}
         reports = []
-        for batch in _batches(changed):
+        batches = list(_batches(changed))
+        while batches:
+            batch = batches.pop(0)
             try:
-                report = import_paths(batch, db=self.db, audit=self.audit, jobs=self.jobs)
+                report = import_paths(
+                    batch, db=self.db, audit=self.audit, jobs=self.jobs, max_bytes=BATCH_BYTES
+                )
             except DatabaseBusy as e:
                 self._say(f"waiting: {e}")
                 break  # the same files are tried again at the next poll
+            unfinished = set(report.unfinished)  # absolute paths, as import_paths keeps them
+            again = [path for path in batch if os.path.abspath(path) in unfinished]
             for path in batch:
-                self._seen[path] = now[path]
+                if path not in again:
+                    self._seen[path] = now[path]
+            if again:
+                batches.insert(0, again)  # read on from where it stopped, at once
             self._tally(report)
             reports.append(report)
         return reports
