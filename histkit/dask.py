@@ -7,9 +7,8 @@ parse|audit --scheduler` computes them (`histkit.cluster`), with the same rows.
 
     client = Client("tcp://scheduler-host:8786")          # or Client(LocalCluster())
     frames = histkit.dask.read_hands(["s3://bucket/hands/"], scheduler=client)
-    seats, hands = frames["seats"], frames["hands"]
-    net = seats.merge(hands[["site", "hand_id", "money_unit"]], on=["site", "hand_id"])
-    net.groupby(["money_unit", "player"])["net"].sum().compute()   # per unit, never across
+    seats = frames["seats"]                                # money_unit beside every amount
+    seats.groupby(["money_unit", "player"])["net"].sum().compute()  # per unit, never across
 
     result = histkit.dask.audit(["s3://bucket/hands/"], scheduler=client)
     result.counts["violations"], result.violations.compute()
