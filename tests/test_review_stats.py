@@ -198,3 +198,50 @@ def test_sessions_on_the_real_corpus(corpus_dir: Path, capsys: pytest.CaptureFix
     assert sum(int(r["hands"]) for r in mine) == sum(
         int(r["hands"]) for r in rows(capsys, str(corpus_dir.parent), "--player", "s0rrow")
     )
+
+
+def _text_sessions(out: str) -> list[tuple[str, str, str]]:
+    """(player, session, start) of each row of the text table of `--by session`."""
+    lines = out.splitlines()
+    assert lines[0].split()[:5] == ["player", "money", "session", "start", "(UTC)"], lines[0]
+    cut = [i for i, c in enumerate(lines[1]) if c == " " and lines[1][i - 1] == "-"]
+    table = lines[2 : lines.index("")]
+    return [
+        (line[: cut[0]].strip(), line[cut[1] : cut[2]].strip(), line[cut[2] : cut[3]].strip())
+        for line in table
+    ]
+
+
+def _json_sessions(found: list[dict[str, object]]) -> set[tuple[str, str, str]]:
+    def minute(v: object) -> str:  # hands without a time are in a session without a start
+        return "-" if v is None else str(v)[:16].replace("T", " ")
+
+    return {(str(r["player"]), str(r["session"]), minute(r["session_start"])) for r in found}
+
+
+@pytest.mark.parametrize("player", [None, "Hero"])
+def test_sessions_as_a_text_table(player: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    """The default text format of --by session prints each session's start to the minute,
+    as the json gives it (it failed on a timestamp already made text)."""
+    who = ["--player", player] if player else []
+    how = ["--by", "session", "--no-audit", *who]
+    rc, out, err = run(capsys, "stats", str(SAMPLE_DATA), *how, "--limit", "0")
+    assert rc == 0 and "Traceback" not in err, err
+    shown = _text_sessions(out)
+    assert shown and set(shown) == _json_sessions(rows(capsys, str(SAMPLE_DATA), *how))
+    if player:  # the per-row detail names the session and its start too
+        assert all(f"session {s} from {start}" in out for _, s, start in shown)
+
+
+@needs_corpus
+def test_sessions_as_a_text_table_on_the_real_corpus(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = str(corpus_dir.parent)
+    how = ["--by", "session", "--no-audit"]
+    rc, out, err = run(capsys, "stats", where, *how, "--limit", "0")
+    assert rc == 0 and "Traceback" not in err, err
+    shown = _text_sessions(out)
+    assert len(shown) > 1 and set(shown) == _json_sessions(rows(capsys, where, *how))
+    rc, out, err = run(capsys, "stats", where, *how, "--player", "s0rrow")
+    assert rc == 0 and "== s0rrow (USD, session " in out, err

@@ -248,9 +248,19 @@ def _records(stats: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: _plain(v) for k, v in row.items()} for row in stats.to_dict(orient="records")]
 
 
+def _minute(v: Any) -> str:
+    """A timestamp to the minute ("2024-06-12 21:05"); "-" when there is none. (Formatted
+    from the timestamp itself: `_plain` would have made it ISO text.)"""
+    if v is None or str(v) in ("NaT", "NaN", "nan", "<NA>"):
+        return "-"
+    return f"{v:%Y-%m-%d %H:%M}"
+
+
 def _cell(v: Any, kind: str, unit: str, currency: str | None, chances: Any = None) -> str:
     from histkit.stats import format_money
 
+    if kind == "time":
+        return _minute(v)
     v = _plain(v)
     if v is None:
         return "-"
@@ -261,8 +271,6 @@ def _cell(v: Any, kind: str, unit: str, currency: str | None, chances: Any = Non
         return format_money(int(round(v)), unit, currency)
     if kind == "float":
         return f"{small}{v:+.1f}"
-    if kind == "time":
-        return f"{v:%Y-%m-%d %H:%M}"
     if kind == "minutes":
         return f"{v:,.0f}"
     return f"{v:,}"
@@ -349,7 +357,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
               "prize", "result", "chips", "EV chips"]  # fmt: skip
     rows = []
     for r in results.to_dict(orient="records"):
-        first = "" if _plain(r["first"]) is None else f"{r['first']:%Y-%m-%d %H:%M}"
+        first = _minute(r["first"])
         place = _plain(r["place"])
         rows.append([clip(str(r["player"])), str(r["site"]), str(r["tournament_id"]),
                      f"{r['hands']:,}", first, money(r["buy_in"], r["currency"]),
