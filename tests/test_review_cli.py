@@ -114,6 +114,25 @@ def test_a_wrong_option_value_is_one_line_naming_help(capsys: pytest.CaptureFixt
     assert "--by" in message and "histkit stats --help" in message
 
 
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--limit", "-1"], "--limit must be 0 or more"),
+        (["--session-gap", "0"], "--session-gap must be 1 to"),
+        (["--session-gap", "99999999999999"], "--session-gap must be 1 to"),
+        (["--min-hands", "-1"], "--min-hands must be 0 or more"),
+    ],
+)
+def test_each_stats_option_has_its_own_message(
+    option: list[str], said: str, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    rc, _, err = run(capsys, "stats", str(RAZZ), *option)
+    message = one_line_usage_error(rc, err)
+    assert said in message
+    others = {"--limit", "--session-gap", "--min-hands"} - {option[0]}
+    assert not any(o in message for o in others), message
+
+
 # ------------------------------------------------------------------------- help
 
 

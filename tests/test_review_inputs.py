@@ -96,6 +96,21 @@ def test_one_exit_rule_for_nothing_matched(
     assert codes == {2}
 
 
+def test_a_tournament_summary_of_no_tournament_is_nothing_matched(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As stats' other filters: nothing to summarise is an input error (exit 2), one line."""
+    _, _, nobody = run(capsys, "stats", str(RAZZ), "--player", "nobody-at-all", "-q")
+    for fmt in ("text", "json", "csv"):
+        rc, out, err = run(capsys, "stats", str(RAZZ), "--tournaments", "--format", fmt, "-q")
+        assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+        assert "no tournament hands in" in err and "200 hands, all of cash games" in err
+        assert err.split(":")[0] == nobody.split(":")[0] == "histkit stats"
+    mtt = SAMPLE_DATA / "stud_hilo_tournament_150.txt"
+    rc, out, err = run(capsys, "stats", str(RAZZ), str(mtt), "--tournaments", "-q")
+    assert rc == 0 and "ROI" in out, err
+
+
 # ------------------------------------------------------------------- players
 
 

@@ -21,6 +21,7 @@ from histkit.commands._options import (
     check_jobs,
     check_output_file,
     filters_from,
+    filters_given,
     input_bytes,
     plural,
     progress_bar,
@@ -57,6 +58,7 @@ _SESSION_COLUMNS = (
     ("per_hour", "per hour", "money", None),
 )
 SMALL = 10  # chances below which a share is marked as a small sample
+MAX_SESSION_GAP = 10 * 365 * 24 * 60  # minutes: a longer gap would overflow a time span
 SORTS = {"hands": "hands", "net": "net", "name": "player", "vpip": "vpip", "bb100": "bb_per_100"}
 
 
@@ -147,8 +149,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.min_hands < 0:
         raise UsageError("--min-hands must be 0 or more")
-    if args.limit < 0 or args.session_gap < 1:
-        raise UsageError("--limit must be 0 or more, --session-gap at least 1 minute")
+    if args.limit < 0:
+        raise UsageError("--limit must be 0 or more (0: every row)")
+    if not 1 <= args.session_gap <= MAX_SESSION_GAP:
+        raise UsageError(
+            f"--session-gap must be 1 to {MAX_SESSION_GAP:,} minutes (ten years), "
+            f"not {args.session_gap:,}"
+        )
     check_output_file(args.output)
     filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
@@ -179,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if args.tournaments:
-        text = _tournaments(facts, args.format)
+        text = _tournaments(facts, args.format, _no_tournament(args, source.describe(), facts))
         _emit(text, args.output)
         return EXIT_OK
     if args.by == "session":
@@ -329,12 +336,27 @@ def _text(
     return "\n".join(out) + "\n"
 
 
-def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
-    """The tournament summary: each tournament, then the totals per currency."""
+def _no_tournament(args: argparse.Namespace, where: str, facts: pd.DataFrame) -> UsageError:
+    """What --tournaments says when no hand read is a tournament's: nothing to summarise
+    is an input error, as filters that match nothing are."""
+    given = filters_given(args)
+    hands = plural(int(facts["hand_id"].nunique()), "hand")
+    kept = f" that match {given}" if given else ""
+    return UsageError(
+        f"no tournament hands in {where}{kept}: {hands}, all of cash games (--tournaments "
+        "summarises tournaments; leave it out for the players' statistics)"
+    )
+
+
+def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
+    """The tournament summary: each tournament, then the totals per currency (`none`:
+    raised when no hand is a tournament's)."""
     from histkit.money import format_amount
     from histkit.tournaments import tournament_results, tournament_summary
 
     results = tournament_results(facts)
+    if results.empty:
+        raise none
     summary = tournament_summary(results)
     if fmt == "json":
         return (
@@ -343,8 +365,6 @@ def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
         )
     if fmt == "csv":
         return frame_csv(results, _CsvLf)
-    if results.empty:
-        return "No tournament hands.\n"
 
     def money(v: Any, currency: Any, signed: bool = False) -> str:
         v, currency = _plain(v), _plain(currency)
