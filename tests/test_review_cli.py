@@ -217,18 +217,49 @@ class _Terminal(io.StringIO):
         return True
 
 
+def _bars(monkeypatch: pytest.MonkeyPatch, desc: str, *argv: str, done: bool = True) -> list[str]:
+    """The frames of the progress bar `desc` a command draws on a terminal (`done`: one
+    of them at 100%)."""
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    assert main(list(argv)) == 0
+    frames = screen.getvalue().replace("\r", "\n").splitlines()
+    bars = [f for f in frames if f.startswith(f"{desc}:") and "%|" in f]
+    assert bars, frames[:5]
+    assert any("100%|" in f for f in bars) or not done
+    assert any("<" in f.split("[", 1)[1] for f in bars)  # elapsed<left
+    return bars
+
+
 def test_progress_shows_the_share_done_and_the_time_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    screen = _Terminal()
-    monkeypatch.setattr(sys, "stderr", screen)
-    assert main(["parse", str(SAMPLE_DATA), "-o", str(tmp_path / "o"), "--jobs", "1"]) == 0
-    frames = screen.getvalue().replace("\r", "\n").splitlines()
-    bars = [f for f in frames if f.startswith("parsing:") and "%|" in f]
-    assert bars, frames[:5]
-    assert any("100%|" in f for f in bars)
-    assert any("<" in f.split("[", 1)[1] for f in bars)  # elapsed<left
+    out = str(tmp_path / "o")
+    bars = _bars(monkeypatch, "parsing", "parse", str(SAMPLE_DATA), "-o", out, "--jobs", "1")
     assert any(" hands]" in f for f in bars)
+
+
+@pytest.mark.parametrize("command", ["export", "import"])
+def test_export_and_import_show_the_share_of_bytes_read(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if command == "import":
+        pytest.importorskip("duckdb")
+        argv = ["import", str(SAMPLE_DATA), "--db", str(tmp_path / "h.duckdb"), "--jobs", "1"]
+    else:
+        argv = ["export", str(SAMPLE_DATA), "-o", str(tmp_path / "phh")]
+    bars = _bars(monkeypatch, f"{command}ing", *argv)
+    assert any("B/" in f.split("|")[2] for f in bars)  # bytes read of the input's size
+    assert any(" hands]" in f for f in bars)
+
+
+def test_simulate_shows_the_share_of_hands_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("histkit.commands.simulate.BAR_FROM", 30)
+    argv = ["simulate", "--game", "razz", "--hands", "30", "-o", str(tmp_path / "s.txt")]
+    bars = _bars(monkeypatch, "simulating", *argv, done=False)  # a frame every 0.1 s
+    assert any("/30.0 [" in f for f in bars)  # hands made of the hands asked for
 
 
 def test_truth_sidecar_of_the_sample_is_where_the_simulator_puts_it() -> None:

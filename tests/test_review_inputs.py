@@ -37,6 +37,8 @@ COMMANDS = {
     "stats": ["-q"],
     "report": ["-q", "-o", "{tmp}/r.html"],
     "parse": ["-q", "-o", "{tmp}/out"],
+    "export": ["-q", "-o", "{tmp}/out"],
+    "import": ["-q", "--db", "{tmp}/h.duckdb"],
 }
 
 
@@ -57,11 +59,44 @@ def test_a_folder_without_hand_histories_is_an_input_error(
 def test_filters_that_match_nothing_are_an_input_error(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    if command == "parse":
-        pytest.skip("parse has no filters")
+    if command in ("parse", "export", "import"):
+        pytest.skip(f"{command} has no filters")
     extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
     rc, _, err = run(capsys, command, str(RAZZ), "--until", "2001-01-01", *extra)
     assert rc == 2 and "no hands match --until 2001-01-01 (200 stud hands in" in err, err
+
+
+@pytest.mark.parametrize("command", ["export", "import", "parse"])
+@pytest.mark.parametrize(
+    "content", [b"", b"\x7fELF\x02\x01\x01" + bytes(200)], ids=["empty", "binary"]
+)
+def test_a_file_without_hands_is_an_input_error(
+    command: str, content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file named on its own, as a folder: nothing read is exit 2, and nothing is written
+    (the database as it was, so a second import says the same)."""
+    if command == "import":
+        pytest.importorskip("duckdb")
+    (tmp_path / "f.txt").write_bytes(content)
+    extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
+    for _ in range(2 if command == "import" else 1):
+        rc, out, err = run(capsys, command, str(tmp_path / "f.txt"), *extra)
+        assert rc == 2 and out == "" and "no stud hands in" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_export_writes_each_hand_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same file given twice (or copied into two folders): one file per hand, as every
+    other command counts each (site, hand id) once, and the summary says how many copies
+    were skipped."""
+    for n, multi in enumerate(([], ["--phhs"])):
+        out = tmp_path / f"phh{n}"
+        rc, said, err = run(capsys, "export", str(RAZZ), str(RAZZ), "-o", str(out), *multi)
+        assert rc == 0, err
+        files = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+        assert files == (["razz_cash_200.phhs"] if multi else files)
+        assert len(files) == (1 if multi else 200) and not any("-2." in f for f in files)
+        assert "Wrote 200 hands" in said and "Skipped 200 duplicates" in said, said
 
 
 def test_only_other_games_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

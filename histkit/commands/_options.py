@@ -410,29 +410,36 @@ def input_bytes(paths: Iterable[str | Path]) -> int:
 class _Bar:
     """tqdm on stderr when it is a terminal. With the input's size in bytes the bar shows
     the share read and the time left (each piece of work reports its hands and bytes);
-    without it, a count of hands."""
+    with a number of hands to make (`total`), the share made and the time left; with
+    neither, a count of hands."""
 
-    def __init__(self, enabled: bool, desc: str, unit: str, total_bytes: int) -> None:
+    def __init__(self, enabled: bool, desc: str, unit: str, total_bytes: int, total: int) -> None:
         self._bar: Any = None
+        self._by_bytes = False
         self.hands = 0
         self.unit = unit
-        if not (enabled and sys.stderr.isatty()):
-            return
+        self.desc = desc
+        if enabled and sys.stderr.isatty():
+            self._open(total_bytes, total)
+
+    def _open(self, total_bytes: int, total: int) -> None:
         from tqdm import tqdm
 
+        shown: dict[str, Any] = {"desc": self.desc, "file": sys.stderr, "leave": False}
         if total_bytes > 0:
-            self._bar = tqdm(
-                desc=desc,
-                total=total_bytes,
-                unit="B",
-                unit_scale=True,
-                unit_divisor=1024,
-                file=sys.stderr,
-                leave=False,
-            )
+            shown.update(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024)
         else:
-            self._bar = tqdm(desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
+            shown.update(total=total or None, unit=self.unit, unit_scale=True)
+        self._bar = tqdm(**shown)
         self._by_bytes = total_bytes > 0
+
+    def size(self, total_bytes: int) -> None:
+        """The input's size in bytes, known only once the work has begun (what an import
+        will read): a bar that has counted nothing yet shows the share from now on."""
+        if self._bar is None or self._by_bytes or total_bytes <= 0 or self.hands:
+            return
+        self._bar.close()
+        self._open(total_bytes, 0)
 
     def update(self, n: int, nbytes: int = 0) -> None:
         """`n` more hands done, `nbytes` more bytes of input read."""
@@ -454,7 +461,10 @@ class _Bar:
             self._bar.close()
 
 
-def progress_bar(*, enabled: bool, desc: str, unit: str = "hand", total_bytes: int = 0) -> _Bar:
+def progress_bar(
+    *, enabled: bool, desc: str, unit: str = "hand", total_bytes: int = 0, total: int = 0
+) -> _Bar:
     """A progress bar on stderr when it is a terminal; `.update(hands, nbytes)` as work
-    ends (`total_bytes`: the input's size, for the share done and the time left)."""
-    return _Bar(enabled, desc, unit, total_bytes)
+    ends (`total_bytes`: the input's size, for the share done and the time left; `total`:
+    else the number of hands the work makes, for the same)."""
+    return _Bar(enabled, desc, unit, total_bytes, total)

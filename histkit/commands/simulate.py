@@ -18,6 +18,8 @@ from histkit.commands._options import (
     progress_bar,
 )
 
+BAR_FROM = 2000  # hands: a shorter run ends before a bar would tell anything
+
 EXAMPLES = """\
 examples:
   histkit simulate --game razz --hands 500 -o razz.txt
@@ -184,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
     # written under temporary names, renamed into place when complete: an interrupted run
     # leaves the earlier files (ExitStack renames the sidecar, then the hands)
     with (
-        progress_bar(enabled=not args.quiet and args.hands >= 2000, desc="simulating") as bar,
+        progress_bar(
+            enabled=not args.quiet and args.hands >= BAR_FROM, desc="simulating", total=args.hands
+        ) as bar,
         ExitStack() as stack,
     ):
 

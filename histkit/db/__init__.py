@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from histkit.db.check import check
 from histkit.db.connection import DEFAULT_TIMEOUT, DatabaseBusy, connect_file, default_path
-from histkit.db.importer import ImportReport, import_paths, open_for_writing
+from histkit.db.importer import ImportReport, NothingToImport, import_paths, open_for_writing
 from histkit.db.schema import SCHEMA_VERSION, DatabaseError, needs_upgrade
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ __all__ = [
     "DatabaseBusy",
     "DatabaseError",
     "ImportReport",
+    "NothingToImport",
     "check",
     "connect",
     "default_path",

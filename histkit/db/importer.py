@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from histkit.dialects import Detector
     from histkit.reader import Chunk
 
-__all__ = ["ImportReport", "import_paths", "open_for_writing"]
+__all__ = ["ImportReport", "NothingToImport", "import_paths", "open_for_writing"]
 
 _SMALL = 2 << 20  # less to read than this: one process (starting workers costs more)
 
@@ -79,6 +79,15 @@ class ImportReport:
     last_file: str | None = None  # the last file read
 
 
+class NothingToImport(Exception):
+    """No stud hand in files all new to the database: nothing was imported (`report`
+    says what they held instead)."""
+
+    def __init__(self, report: ImportReport) -> None:
+        super().__init__(f"no stud hands in the {report.files_seen:,} new files")
+        self.report = report
+
+
 def open_for_writing(
     db: str | os.PathLike[str] | None, *, timeout: float = DEFAULT_TIMEOUT
 ) -> duckdb.DuckDBPyConnection:
@@ -112,12 +121,18 @@ def import_paths(
     progress: Callable[[int, int], object] | None = None,
     site: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    planned: Callable[[int], object] | None = None,
+    require_hands: bool = False,
 ) -> ImportReport:
     """Import hand-history files and folders (recursively) into the database `db` (None:
     `$HISTKIT_DB` or the default). `audit`: also replay each hand and store its awards
     and violations. `jobs`: worker processes. `progress(n, nbytes)` is called as n more
-    hands (nbytes more bytes) are parsed. `site` forces a site, as `histkit parse
-    --site`."""
+    hands (nbytes more bytes) are parsed, after `planned(nbytes)` with the bytes there
+    are to read (files unchanged since the last import are not read). `site` forces a
+    site, as `histkit parse --site`. `require_hands`: files all new to the database with
+    no stud hand among them (empty, binary, other games, no known site's) are
+    `NothingToImport`, and the database is left as it was (so the next import of them
+    says the same)."""
     from histkit.dialects import detector
     from histkit.reader import iter_files
 
@@ -143,6 +158,8 @@ def import_paths(
         base = ImportReport(str(file), files_seen=len(plans))
         if not work:
             return replace(base, files_skipped=len(plans), seconds=time.perf_counter() - t0)
+        if planned is not None:
+            planned(sum(p.read_bytes() for p in work))
         store = Store(con, audit=audit)
         written: dict[str, FilePlan] = {}
         con.begin()
@@ -158,6 +175,8 @@ def import_paths(
                         settled.add(p.path)
                 again = store.cascade(settled)
                 work = [_reread(path, starts or detector(site)) for path in again]
+            if require_hands and _nothing_found(plans, store):
+                raise NothingToImport(_report(base, plans, written, store, 0.0))
             store.write_files(list(written.values()))
             con.commit()
         except BaseException:
@@ -166,6 +185,17 @@ def import_paths(
     finally:
         con.close()
     return _report(base, plans, written, store, time.perf_counter() - t0)
+
+
+def _nothing_found(plans: list[FilePlan], store: Store) -> bool:
+    """Whether every file is new to the database and none held a stud hand (stored, a
+    copy, a conflict, rejected, or still being written)."""
+    if any(p.action != NEW for p in plans):
+        return False
+    c = store.tally.counts
+    if c["added"] or c["duplicates"] or c["conflicts"] or c["rejected"]:
+        return False
+    return all(out.pending_line is None for out in store.outcomes.values())
 
 
 def _absolute(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
