@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import lzma
 import shutil
 import tarfile
@@ -97,6 +98,25 @@ def test_export_writes_each_hand_once(tmp_path: Path, capsys: pytest.CaptureFixt
         assert files == (["razz_cash_200.phhs"] if multi else files)
         assert len(files) == (1 if multi else 200) and not any("-2." in f for f in files)
         assert "Wrote 200 hands" in said and "Skipped 200 duplicates" in said, said
+
+
+def test_parse_says_how_many_hands_it_read_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tables keep each copy as read (its own source file and line); the summary says
+    so in one line, and the readers of the tables count each hand once."""
+    (tmp_path / "copy.txt").write_bytes(RAZZ.read_bytes())
+    rc, out, err = run(capsys, "parse", str(RAZZ), str(tmp_path / "copy.txt"), "-o",
+                       str(tmp_path / "out"), "--jobs", "1")  # fmt: skip
+    assert rc == 0, err
+    said = [line for line in out.splitlines() if "more than once" in line]
+    assert len(said) == 1 and said[0].startswith("Read 200 hands more than once"), out
+    hands = pq.read_table(tmp_path / "out" / "hands.parquet")
+    assert hands.num_rows == 400 and len(set(hands["source_file"].to_pylist())) == 2
+    rc, out, _ = run(capsys, "stats", str(tmp_path / "out"), "--format", "json", "-q")
+    assert rc == 0 and sum(r["hands"] for r in json.loads(out) if r["player"] == "Hero") == 200
+    rc, out, _ = run(capsys, "parse", str(RAZZ), "-o", str(tmp_path / "one"))
+    assert rc == 0 and "more than once" not in out
 
 
 def test_only_other_games_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
