@@ -198,6 +198,72 @@ def test_simulate_seats_sets_the_table_size(
     assert "--seats 4" in one_line_usage_error(rc, err)
 
 
+@pytest.mark.parametrize(
+    ("option", "said", "not_said"),
+    [
+        (["--seats", "9"], "a stud table has 2 to 8 seats, not 9", "players"),
+        (["--stakes", "0.08/0.04"], "the small bet is above the big bet", "Stakes("),
+        (["--stakes", "0.02/0.04"], "the small bet must be 0.03 or more", "Stakes("),
+        (["--currency", "yen"], "unknown currency 'yen': choose USD, EUR, GBP", "Traceback"),
+        (["--hero", " "], "--hero: an empty name", "Traceback"),
+        (["--faults", "0.2", "--fault-kinds", ","], "--fault-kinds: name at least one", "()"),
+    ],
+)
+def test_simulate_options_are_said_in_words(
+    option: list[str],
+    said: str,
+    not_said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    no_work: None,
+) -> None:
+    try:
+        rc = main(["simulate", *option, "-o", str(tmp_path / "s.txt")])
+    except SystemExit as exit_:  # argparse's own check of a value
+        rc = int(exit_.code or 0)
+    message = one_line_usage_error(rc, capsys.readouterr().err)
+    assert said in message and not_said not in message
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self").is_dir(), reason="needs /proc (a folder no file goes in)"
+)
+@pytest.mark.parametrize("faults", ["0", "0.2"])
+def test_simulate_names_the_file_it_cannot_write(
+    faults: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The user's file, not the temporary name it is written under."""
+    rc, _, err = run(capsys, "simulate", "--hands", "3", "--faults", faults, "-o", "/proc/s.txt")
+    message = one_line_usage_error(rc, err)
+    assert "cannot write /proc/s.txt:" in message and ".tmp-" not in message
+
+
+def test_simulate_currency_in_any_case_listed_in_help(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    assert "USD, EUR, GBP, in any case" in " ".join(capsys.readouterr().out.split())
+    out = tmp_path / "s.txt"
+    rc, _, err = run(capsys, "simulate", "--currency", "gbp", "--hands", "3", "-o", str(out), "-q")
+    assert rc == 0, err
+    assert "(£0.04/£0.08 GBP)" in out.read_text().splitlines()[0]
+
+
+@pytest.mark.parametrize(("players", "table"), [(2, 2), (5, 6), (6, 6), (7, 8), (8, 8)])
+def test_simulate_deals_at_the_smallest_table_that_seats_the_players(
+    players: int, table: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a site would: 5 players at a 6-max table, not at an 8-max one (--seats: any size)."""
+    out = tmp_path / "s.txt"
+    rc, _, err = run(capsys, "simulate", "--players", str(players), "--hands", "4",
+                     "--game", "razz", "-o", str(out), "-q")  # fmt: skip
+    assert rc == 0, err
+    sizes = {line.split("' ")[1].split()[0] for line in out.read_text().splitlines()
+             if line.startswith("Table '")}  # fmt: skip
+    assert sizes == {f"{table}-max"}
+
+
 def test_faults_is_the_share_of_hands_with_a_fault(tmp_path: Path) -> None:
     out = tmp_path / "f.txt"
     report = write_session(out, "stud_hilo", 1000, players=8, seed=7, faults=0.1,

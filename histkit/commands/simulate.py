@@ -42,6 +42,38 @@ def _players(text: str) -> int:
     return n
 
 
+def _seats(text: str) -> int:
+    """--seats N: a table's size, 2 to 8 seats."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"give the table's size in seats, 2 to 8 (e.g. --seats 6), not {text!r}"
+        ) from None
+    if not 2 <= n <= 8:
+        raise argparse.ArgumentTypeError(f"a stud table has 2 to 8 seats, not {n}")
+    return n
+
+
+def _currency(text: str) -> str:
+    """--currency CODE: one the simulator writes, in any case."""
+    from histkit.simulate.session import CURRENCIES
+
+    code = text.strip().upper()
+    if code not in CURRENCIES:
+        raise argparse.ArgumentTypeError(
+            f"unknown currency {text!r}: choose {', '.join(CURRENCIES)}"
+        )
+    return code
+
+
+def _name(text: str) -> str:
+    """A player's name: not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name; give one (e.g. --hero Hero)")
+    return text
+
+
 def _rate(text: str) -> float:
     """--faults RATE: a share between 0 and 1 (0.1 = one hand in ten)."""
     try:
@@ -68,6 +100,7 @@ def _count(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from histkit.simulate import FAULT_KINDS
+    from histkit.simulate.session import CURRENCIES
 
     p = sub.add_parser(
         "simulate",
@@ -109,9 +142,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--seats",
-        type=_players,
+        type=_seats,
         metavar="N",
-        help="the table's size, N-max: the players plus empty seats (default 8; 2 heads-up)",
+        help="the table's size, N-max: the players plus empty seats, 2 to 8 (default: the "
+        "smallest of the sizes sites deal stud at, 2, 6 or 8, that seats the players)",
     )
     p.add_argument(
         "--tables", type=_count, default=1, metavar="N", help="tables the hero plays (default 1)"
@@ -123,10 +157,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="cash stakes in dollars, small/big bet (default 0.04/0.08)",
     )
     p.add_argument(
-        "--currency", help="cash currency code (default: the site's, USD for most, EUR for Winamax)"
+        "--currency",
+        type=_currency,
+        metavar="CODE",
+        help=f"cash currency: {', '.join(CURRENCIES)}, in any case (default: the site's, USD "
+        "for most, EUR for Winamax)",
     )
     p.add_argument("--tournament", action="store_true", help="a tournament in chips")
-    p.add_argument("--hero", default="Hero", metavar="NAME", help="whose hole cards are shown")
+    p.add_argument(
+        "--hero", type=_name, default="Hero", metavar="NAME", help="whose hole cards are shown"
+    )
     p.add_argument(
         "--faults",
         type=_rate,
@@ -169,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
     kinds = tuple(k for k in FAULT_KINDS if k != "wrong_rake")
     if args.fault_kinds:
         kinds = tuple(k.strip() for k in args.fault_kinds.split(",") if k.strip())
+        if not kinds:
+            raise UsageError(f"--fault-kinds: name at least one of {', '.join(FAULT_KINDS)}")
         unknown = [k for k in kinds if k not in FAULT_KINDS]
         if unknown:
             raise UsageError(
@@ -183,21 +225,23 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     side = truth_path(out)
     last = 0
+
+    def advance(n: int) -> None:
+        nonlocal last
+        bar.update(n - last)
+        last = n
+
     # written under temporary names, renamed into place when complete: an interrupted run
     # leaves the earlier files (ExitStack renames the sidecar, then the hands)
-    with (
-        progress_bar(
-            enabled=not args.quiet and args.hands >= BAR_FROM, desc="simulating", total=args.hands
-        ) as bar,
-        ExitStack() as stack,
-    ):
-
-        def advance(n: int) -> None:
-            nonlocal last
-            bar.update(n - last)
-            last = n
-
-        try:
+    try:
+        with (
+            progress_bar(
+                enabled=not args.quiet and args.hands >= BAR_FROM,
+                desc="simulating",
+                total=args.hands,
+            ) as bar,
+            ExitStack() as stack,
+        ):
             tmp = stack.enter_context(atomic_path(out))
             tmp_side = stack.enter_context(atomic_path(side)) if args.faults else None
             report = write_session(
@@ -219,10 +263,11 @@ def run(args: argparse.Namespace) -> int:
                 site=args.site,
                 sidecar=tmp_side,
             )
-        except (SimulationError, ValueError) as e:
-            raise UsageError(str(e)) from None
-        except OSError as e:
-            raise UsageError(f"cannot write {e.filename or args.output}: {e.strerror}") from None
+    except (SimulationError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    except OSError as e:  # named as the user named it, not by its temporary name
+        what = side if args.faults and side.name in str(e.filename or "") else out
+        raise UsageError(f"cannot write {what}: {e.strerror or e}") from None
     profile_note = ""
     if args.faults and "wrong_rake" in kinds and not args.tournament:
         toml = f"{out}.profile.toml"
