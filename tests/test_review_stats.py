@@ -83,7 +83,9 @@ def test_tournament_levels_sort_by_size(capsys: pytest.CaptureFixture[str]) -> N
         assert bigs == sorted(bigs), levels
 
 
-@pytest.mark.parametrize("written", ["$0.04/$0.08", "$0.04/$0.08 USD", "0.04/0.08"])
+@pytest.mark.parametrize(
+    "written", ["$0.04/$0.08", "$0.04/$0.08 USD", "0.04/0.08", "$0.04/$0.08 usd", "0.04 / 0.08"]
+)
 def test_stakes_as_they_are_printed(written: str, capsys: pytest.CaptureFixture[str]) -> None:
     mine = rows(capsys, str(SAMPLE_DATA), "--player", "Hero", "--stakes", written)
     assert [r["money"] for r in mine] == ["USD"] and mine[0]["hands"] == 900
@@ -95,6 +97,47 @@ def test_stakes_that_match_nothing_do_not_blame_the_player(
     rc, _, err = run(capsys, "stats", str(CASH), "--player", "Hero", "--stakes", "$5/$10")
     assert rc == 2 and "no hands match --player Hero --stakes $5/$10" in err
     assert "no hands of a player" not in err
+
+
+@pytest.mark.parametrize("command", ["stats", "report"])
+@pytest.mark.parametrize("written", ["garbage", "1/2/3", "$0.04", " "])
+def test_stakes_in_no_form_of_stakes_are_a_usage_error(
+    command: str,
+    written: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Said before any hand is read, naming the forms, not "no hands match" after."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("hands were read before --stakes was checked")
+
+    monkeypatch.setattr("histkit.sources.load", refuse)
+    rc, _, err = run(capsys, command, str(CASH), "--stakes", written, "-o", str(tmp_path / "x"))
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err
+    assert "--stakes" in err and "no hands match" not in err
+    assert ('"$0.04/$0.08 USD"' in err) == bool(written.strip())
+
+
+@needs_corpus
+def test_every_stakes_label_printed_is_a_stakes_filter(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What --by stakes prints on every site's hands, given back to --stakes, keeps those
+    hands (a cash game of no known currency is "40.00/80.00", not "40.00 nan/80.00 nan")."""
+    from histkit.money import is_stakes
+
+    where = str(corpus_dir.parent)
+    found = rows(capsys, where, "--by", "stakes", "--no-audit")
+    labels = {str(r["stakes"]) for r in found}
+    assert not any("nan" in label for label in labels), labels
+    assert "40.00/80.00" in labels and all(is_stakes(label) for label in labels)
+    for label in ("40.00/80.00", "€25.00/€50.00 EUR", "1,000/2,000"):
+        kept = rows(capsys, where, "--stakes", label, "--no-audit")
+        assert sum(int(r["hands"]) for r in kept) == sum(
+            int(r["hands"]) for r in found if r["stakes"] == label
+        ), label
 
 
 def test_the_text_table_shows_the_largest_samples_first(

@@ -37,6 +37,7 @@ __all__ = [
     "check_output_file",
     "check_scheduler",
     "check_site",
+    "check_stakes",
     "existing_paths",
     "filters_from",
     "filters_given",
@@ -202,6 +203,11 @@ def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
     from histkit.sources import SourceError, day_range, parse_day
     from histkit.stats import Filters
 
+    for flag, what in (("player", "player"), ("table", "table"), ("stakes", "stakes")):
+        value = getattr(args, flag, None)
+        if value is not None and not value.strip():
+            raise UsageError(f"--{flag}: an empty value; name the {what} or leave it out")
+    check_stakes(getattr(args, "stakes", None))
     try:
         since, until = day_range(
             None if args.since is None else parse_day(args.since, "--since"),
@@ -219,6 +225,18 @@ def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
         site=_site_of(check_site(args.site)),
         tournament=args.tournament,
     )
+
+
+def check_stakes(stakes: str | None) -> None:
+    """A usage error for a --stakes value in no form of stakes (it would match nothing,
+    and say so only after the input is read)."""
+    from histkit.money import STAKES_FORMS, is_stakes
+
+    if stakes is not None and not is_stakes(stakes):
+        raise UsageError(
+            f"--stakes {stakes!r}: not stakes; write them as --by stakes prints them: "
+            f"{STAKES_FORMS}"
+        )
 
 
 def _site_of(dialect: str | None) -> str | None:
