@@ -18,7 +18,7 @@ import pytest
 
 from histkit.cli import main
 from histkit.reader import iter_hands
-from tests.conftest import SAMPLE_DATA
+from tests.conftest import CORPUS, SAMPLE_DATA, needs_corpus
 
 RAZZ = SAMPLE_DATA / "razz_cash_200.txt"
 STUD = SAMPLE_DATA / "stud_cash_200.txt"
@@ -117,6 +117,54 @@ def test_parse_says_how_many_hands_it_read_twice(
     assert rc == 0 and sum(r["hands"] for r in json.loads(out) if r["player"] == "Hero") == 200
     rc, out, _ = run(capsys, "parse", str(RAZZ), "-o", str(tmp_path / "one"))
     assert rc == 0 and "more than once" not in out
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_wrong_site_names_what_the_file_looks_like(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--site fulltilt on a PokerStars file: not "no known site (or empty)"."""
+    if command == "import":
+        pytest.importorskip("duckdb")
+    extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
+    rc, _, err = run(capsys, command, str(RAZZ), "--site", "fulltilt", *extra)
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err
+    assert "it is not a Full Tilt Poker hand history (--site fulltilt)" in err
+    assert "it looks like PokerStars (--site pokerstars)" in err and "no known site" not in err
+    (tmp_path / "empty.txt").write_bytes(b"")
+    rc, _, err = run(capsys, command, str(tmp_path / "empty.txt"), "--site", "fulltilt", *extra)
+    assert rc == 2 and "not a Full Tilt Poker hand history (--site fulltilt) or is empty" in err
+
+
+@needs_corpus
+def test_a_wrong_site_on_xml_names_its_site(capsys: pytest.CaptureFixture[str]) -> None:
+    ipoker = CORPUS / "ipoker"
+    rc, _, err = run(capsys, "stats", str(ipoker), "--site", "pokerstars", "-q", "--no-audit")
+    assert rc == 2 and "are not PokerStars hand histories (--site pokerstars)" in err, err
+    assert "they look like iPoker (--site ipoker)" in err
+
+
+def test_an_empty_folder_names_every_kind_of_file_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The message lists what the reader reads (PHH too), from the suffixes it decides by."""
+    from histkit.reading.archive import HAND_HISTORY_SUFFIXES, NAMED_SUFFIXES, OPENED_SUFFIXES
+
+    rc, _, err = run(capsys, "stats", str(tmp_path), "-q")
+    assert rc == 2 and "*.phh, *.phhs" in err, err
+    for suffix in (*HAND_HISTORY_SUFFIXES, *OPENED_SUFFIXES, *NAMED_SUFFIXES):
+        assert suffix in err, suffix
+
+
+def test_phh_files_in_an_archive_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, _, err = run(capsys, "export", str(RAZZ), "-o", str(tmp_path / "phh"), "--phhs", "-q")
+    assert rc == 0, err
+    with zipfile.ZipFile(tmp_path / "phh.zip", "w") as z:
+        z.write(tmp_path / "phh" / "razz_cash_200.phhs", "2024/razz.phhs")
+    hands = [i for i in iter_hands([tmp_path / "phh.zip"]) if hasattr(i, "source")]
+    assert len(hands) == 200 and hands[0].source.file.endswith("phh.zip/2024/razz.phhs")
 
 
 def test_only_other_games_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

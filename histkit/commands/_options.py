@@ -277,6 +277,9 @@ def nothing_read(
     error (exit 2) saying why. `read`: stud hands read before the filters (None: not
     known, as when the filters ran in the database); with filters given and hands read,
     the filters matched none. The other counts say what the input held instead."""
+    site = getattr(args, "site", None)
+    if site and unknown and not read:
+        return _not_of_site(args, site, where, unknown)
     given = filters_given(args)
     if given and read is None:
         return UsageError(f"no hands in {where} match {given}")
@@ -290,11 +293,32 @@ def nothing_read(
     if unreadable:
         held.append(f"{plural(unreadable, 'file')} that could not be read")
     if not held:
-        return UsageError(
-            f"no hand histories in {where} (read in folders: *.txt, *.xml and archives "
-            "of them: .gz, .zip, ...)"
-        )
+        from histkit.reader import folder_contents
+
+        return UsageError(f"no hand histories in {where} (read in folders: {folder_contents()})")
     return UsageError(f"no stud hands in {where}: only " + "; ".join(held))
+
+
+def _not_of_site(args: argparse.Namespace, site: str, where: str, unknown: int) -> UsageError:
+    """Nothing read as the site --site names: what the files look like instead (detected
+    as without --site), and how to read them."""
+    from histkit.dialects import get_dialect
+    from histkit.reader import sniff_sites
+
+    title = get_dialect(site).title or site
+    paths = [p for p in getattr(args, "paths", None) or () if "://" not in str(p)]
+    looks = [n for n in sniff_sites(paths) if n != site]
+    if unknown == 1:
+        said, they, empty = f"it is not a {title} hand history", "it looks", "is"
+    else:
+        said, they, empty = f"{unknown:,} files are not {title} hand histories", "they look", "are"
+    if not looks:
+        return UsageError(f"no stud hands in {where}: {said} (--site {site}) or {empty} empty")
+    named = ", ".join(f"{get_dialect(n).title} (--site {n})" for n in looks)
+    return UsageError(
+        f"no stud hands in {where}: {said} (--site {site}); {they} like {named}: leave "
+        "--site out to detect each hand's site"
+    )
 
 
 def require_hands(
