@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -333,3 +336,151 @@ def test_truth_sidecar_of_the_sample_is_where_the_simulator_puts_it() -> None:
     assert truth_path(faults).is_file()
     first = json.loads(truth_path(faults).read_text().splitlines()[0])
     assert f"Hand #{first['hand_id']}:" in faults.read_text()
+
+
+# --------------------------------------------------- every option, checked up front
+
+
+def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The one-line message of a command line refused (by argparse or by the command)."""
+    capsys.readouterr()
+    try:
+        rc = main(list(argv))
+    except SystemExit as exit_:
+        rc = int(exit_.code or 0)
+    return one_line_usage_error(rc, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["parse", "", "-o", "{tmp}/o"],
+        ["parse", "{razz}", "-o", ""],
+        ["stats", ""],
+        ["stats", "--db", ""],
+        ["audit", "{razz}", "-o", " "],
+        ["report", "{razz}", "-o", ""],
+        ["export", "{razz}", "-o", ""],
+        ["import", "", "--db", "{tmp}/h.duckdb"],
+        ["simulate", "-o", ""],
+        ["db", "--db", ""],
+        ["watch", ""],
+    ],
+    ids=lambda a: " ".join(a).replace("{razz}", "R").replace("{tmp}", "T"),
+)
+def test_an_empty_path_is_a_usage_error(
+    argv: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    no_work: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An empty path is the working folder: read, or written into, unasked."""
+    monkeypatch.chdir(tmp_path)
+    argv = [a.format(razz=RAZZ, tmp=tmp_path) for a in argv]
+    assert "an empty path" in _usage_error(capsys, *argv)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("keys", "said"),
+    [
+        ("", "no keys"),
+        (" , ", "no keys"),
+        ("game,,date", "an empty key"),
+        ("game,game", "game given twice"),
+        ("day", "unknown key 'day'"),
+    ],
+)
+def test_partition_keys_are_checked_up_front(
+    keys: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    message = _usage_error(
+        capsys, "parse", str(RAZZ), "-o", str(tmp_path / "o"), "--partition-by", keys
+    )
+    assert "--partition-by" in message and said in message
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_sink_partitioned_by_a_key_twice_is_refused(tmp_path: Path) -> None:
+    from histkit.warehouse import ParquetSink, WarehouseError
+
+    with pytest.raises(WarehouseError, match="each key once"):
+        ParquetSink(tmp_path / "o", partition_by=("game", "game"))
+
+
+def test_too_many_jobs_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], no_work: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each job is a process started at once: --jobs 99999 would stall the machine."""
+    monkeypatch.setattr("histkit.parallel.default_jobs", lambda: 2)
+    for command in (["stats", str(RAZZ)], ["import", str(RAZZ), "--db", "x.duckdb"]):
+        message = _usage_error(capsys, *command, "--jobs", "99999")
+        assert "--jobs 99,999" in message and "at most 8 (2 cores here" in message
+    with pytest.raises(AssertionError, match="work started"):  # accepted: the work begins
+        main(["stats", str(RAZZ), "--jobs", "8", "-q"])
+
+
+@pytest.mark.parametrize("interval", ["nan", "inf", "0", "-1", "1e9"])
+def test_watch_interval_is_a_finite_time(
+    interval: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = _usage_error(capsys, "watch", str(tmp_path), f"--interval={interval}")
+    assert "--interval must be more than 0 and at most 86,400 seconds" in message
+
+
+@pytest.mark.parametrize(
+    ("profile", "said"),
+    [("", "--profile: an empty name"), ("{tmp}", "is a folder; name a TOML file")],
+)
+def test_audit_profile_is_named(
+    profile: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    message = _usage_error(capsys, "audit", str(RAZZ), "--profile", profile.format(tmp=tmp_path))
+    assert said in message
+
+
+@pytest.mark.parametrize("flag", ["--player", "--table", "--stakes"])
+def test_an_empty_filter_is_a_usage_error(
+    flag: str, capsys: pytest.CaptureFixture[str], no_work: None
+) -> None:
+    """Not "no filter" (stats) nor "no hands of a player ''" (report)."""
+    assert f"{flag}: an empty value" in _usage_error(capsys, "stats", str(RAZZ), flag, " ")
+
+
+def test_db_of_a_folder_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("duckdb")
+    message = _usage_error(capsys, "db", "--db", str(tmp_path))
+    assert "is a folder, not a hand database file" in message
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("command", ["stats", "audit", "simulate"])
+def test_output_into_a_pipe_is_written_there(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-o /dev/stdout or a named pipe: written into it, not replaced by a file (a rename
+    onto /dev/stdout would replace the device itself, where one may write there)."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    argv = {"simulate": ["simulate", "--hands", "3"], "stats": ["stats", str(RAZZ), "--no-audit"]}
+    rc, _, err = run(capsys, *argv.get(command, [command, str(RAZZ)]), "-q", "-o", str(pipe))
+    reader.join(timeout=60)
+    assert rc == 0, err
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode) and got and len(got[0]) > 100
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
+@pytest.mark.parametrize("command", ["stats", "audit", "report", "simulate"])
+def test_an_output_that_fails_as_it_is_written_is_one_line(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full = tmp_path / "full"
+    full.symlink_to("/dev/full")  # a file name that writes to a full disk
+    argv = {"simulate": ["simulate", "--hands", "3"], "stats": ["stats", str(RAZZ), "--no-audit"]}
+    rc, _, err = run(capsys, *argv.get(command, [command, str(RAZZ)]), "-q", "-o", str(full))
+    assert f"cannot write {full}: No space left on device" in one_line_usage_error(rc, err)
+    assert full.is_symlink()

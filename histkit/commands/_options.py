@@ -43,6 +43,7 @@ __all__ = [
     "filters_given",
     "nothing_read",
     "game_option",
+    "path_text",
     "input_bytes",
     "plural",
     "progress_bar",
@@ -102,6 +103,14 @@ def game_option(text: str) -> str:
 # ------------------------------------------------------------------------ inputs
 
 
+def path_text(text: str) -> str:
+    """A PATH, -o or --db value: not empty (an empty path is the working folder, which
+    a command would read, or write its tables into, unasked)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    return text
+
+
 def existing_paths(paths: list[str]) -> list[Path]:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -115,6 +124,7 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "paths",
         nargs="*",
+        type=path_text,
         metavar="PATH",
         help="hand-history files or folders, or folders of tables written by histkit parse "
         "(not both kinds at once)",
@@ -124,6 +134,7 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         nargs="?",
         const=True,
         default=None,
+        type=path_text,
         metavar="FILE",
         help="read the hand database instead of PATHs (histkit import writes it); FILE "
         "defaults to $HISTKIT_DB, else hands.duckdb in the user data folder",
@@ -385,6 +396,9 @@ def check_site(site: str | None) -> str | None:
     return site
 
 
+JOBS_PER_CORE = 4  # --jobs above this many per core is refused
+
+
 def check_jobs(jobs: int | None) -> int:
     from histkit.parallel import default_jobs
 
@@ -392,6 +406,13 @@ def check_jobs(jobs: int | None) -> int:
         return default_jobs()
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    cores = default_jobs()
+    most = max(JOBS_PER_CORE * cores, 8)
+    if jobs > most:  # each is a process started at once: thousands would stall the machine
+        raise UsageError(
+            f"--jobs {jobs:,} is more worker processes than this machine runs well: at most "
+            f"{most} ({plural(cores, 'core')} here; results are the same for any N)"
+        )
     return jobs
 
 

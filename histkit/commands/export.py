@@ -18,6 +18,7 @@ from histkit.commands._options import (
     existing_paths,
     input_bytes,
     nothing_read,
+    path_text,
     plural,
     progress_bar,
 )
@@ -52,8 +53,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
-    p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
+    p.add_argument(
+        "paths", nargs="+", type=path_text, metavar="PATH", help="hand-history files or folders"
+    )
+    p.add_argument(
+        "-o", "--output", required=True, type=path_text, metavar="DIR", help="output folder"
+    )
     p.add_argument(
         "--format",
         choices=("phh",),

@@ -19,6 +19,7 @@ from histkit.commands._options import (
     check_site,
     existing_paths,
     nothing_read,
+    path_text,
     plural,
     progress_bar,
 )
@@ -53,7 +54,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
+    p.add_argument(
+        "paths", nargs="+", type=path_text, metavar="PATH", help="hand-history files or folders"
+    )
     add_db_option(p)
     add_audit_options(p)
     add_site_option(p)

@@ -19,6 +19,7 @@ from histkit.commands._options import (
     check_site,
     input_bytes,
     nothing_read,
+    path_text,
     plural,
     progress_bar,
 )
@@ -54,9 +55,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     p.add_argument(
-        "-o", "--output", required=True, metavar="OUTDIR", help="output folder (or fsspec URL)"
+        "paths", nargs="+", type=path_text, metavar="PATH", help="hand-history files or folders"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=path_text,
+        metavar="OUTDIR",
+        help="output folder (or fsspec URL)",
     )
     add_site_option(p)
     p.add_argument(
@@ -69,6 +77,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--partition-by",
+        type=_partition_keys,
         metavar="KEYS",
         help="write partitioned datasets <OUTDIR>/<table>/k=v/... by these comma-separated "
         "keys: game, date (UTC day), site, table (e.g. --partition-by game,date)",
@@ -223,6 +232,25 @@ def _replaced(held: str | None, outdir: str) -> str:
     if held == "incomplete":
         return f"\nReplaced the tables of an earlier run in {outdir}/ that did not complete."
     return ""
+
+
+def _partition_keys(text: str) -> str:
+    """--partition-by KEYS: one or more of the keys, each once (said before any work)."""
+    from histkit.warehouse import PARTITION_KEYS
+
+    keys = [k.strip() for k in text.split(",")]
+    choose = f"choose from {', '.join(PARTITION_KEYS)}"
+    if not any(keys):
+        raise argparse.ArgumentTypeError(f"no keys; {choose} (e.g. game,date)")
+    if "" in keys:
+        raise argparse.ArgumentTypeError(f"an empty key in {text!r}; {choose}")
+    unknown = [k for k in keys if k not in PARTITION_KEYS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown key {', '.join(map(repr, unknown))}; {choose}")
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(twice)} given twice; give each key once")
+    return text
 
 
 def parse_partition(text: str | None) -> tuple[str, ...]:

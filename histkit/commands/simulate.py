@@ -14,6 +14,7 @@ from histkit.commands._options import (
     UsageError,
     check_output_file,
     game_option,
+    path_text,
     plural,
     progress_bar,
 )
@@ -183,7 +184,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "it also writes FILE.profile.toml for `histkit audit --profile`)",
     )
     p.add_argument("--crlf", action="store_true", help="CRLF line ends, as the client writes")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    p.add_argument(
+        "-o", "--output", required=True, type=path_text, metavar="FILE", help="the file to write"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=run)
 

@@ -23,6 +23,7 @@ from histkit.commands._options import (
     filters_from,
     filters_given,
     input_bytes,
+    path_text,
     plural,
     progress_bar,
     require_hands,
@@ -139,7 +140,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_site_option(p)
     add_jobs_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.add_argument(
+        "-o", "--output", type=path_text, metavar="FILE", help="write here instead of stdout"
+    )
     p.set_defaults(run=run)
 
 
@@ -220,7 +223,10 @@ def _emit(text: str, output: str | None) -> None:
     if output:
         from histkit.atomic import atomic_write_text
 
-        atomic_write_text(output, text, newline="")  # whole or not at all
+        try:
+            atomic_write_text(output, text, newline="")  # whole or not at all
+        except OSError as e:
+            raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
     else:
         sys.stdout.write(text)
 
