@@ -30,30 +30,35 @@ examples:
 """
 
 
-def _players(text: str) -> int:
-    """--players N: a whole number from 2 to 8 (argparse shows the message as is)."""
+def _two_to_eight(text: str, what: str, example: str, beyond: str) -> int:
+    """A whole number from 2 to 8 (argparse shows the message as is; `beyond` names the
+    number out of range, with {n})."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"give the number of players at each table, 2 to 8 (e.g. --players 6), not {text!r}"
+            f"give {what}, 2 to 8 (e.g. {example}), not {text!r}"
         ) from None
     if not 2 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"players at a table are 2 to 8, not {n}")
+        raise argparse.ArgumentTypeError(beyond.format(n=n))
     return n
+
+
+def _players(text: str) -> int:
+    """--players N: players at each table."""
+    return _two_to_eight(
+        text,
+        "the number of players at each table",
+        "--players 6",
+        "players at a table are 2 to 8, not {n}",
+    )
 
 
 def _seats(text: str) -> int:
-    """--seats N: a table's size, 2 to 8 seats."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"give the table's size in seats, 2 to 8 (e.g. --seats 6), not {text!r}"
-        ) from None
-    if not 2 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"a stud table has 2 to 8 seats, not {n}")
-    return n
+    """--seats N: a table's size."""
+    return _two_to_eight(
+        text, "the table's size in seats", "--seats 6", "a stud table has 2 to 8 seats, not {n}"
+    )
 
 
 def _currency(text: str) -> str:
