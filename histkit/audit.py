@@ -20,6 +20,7 @@ from histkit.rules import RuleProfile, Violation
 from histkit.rules.continuity import StackRecord, check_continuity, stack_record
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity
+from histkit.words import plural
 
 if TYPE_CHECKING:
     from histkit.parallel import ChunkResult
@@ -130,17 +131,16 @@ class AuditReport:
         if self.stored is not None:
             return (
                 f"Read the audit stored in {self.stored}: the winners of {decided:,} of "
-                f"{pots:,} pots were settled by the cards. Not stored: what else a hand's "
+                f"{plural(pots, 'pot')} were settled by the cards. Not stored: what else a hand's "
                 "record left unchecked, and stacks carried across hands (audit the hand "
                 "histories for those)."
             )
         if not partly:
-            return f"Checked in full: every action and every one of the {pots:,} pots' awards."
-        some = f"{partly:,} hand" + ("s" if partly != 1 else "")
+            return f"Checked in full: every action and every award of {plural(pots, 'pot')}."
         return (
-            f"Checked in full: {self.hands - partly:,} of {self.hands:,} hands; the winners of "
-            f"{decided:,} of {pots:,} pots; {some} only in part (the record leaves facts out: "
-            "--info lists what each could not check)."
+            f"Checked in full: {self.hands - partly:,} of {plural(self.hands, 'hand')}; the "
+            f"winners of {decided:,} of {plural(pots, 'pot')}; {plural(partly, 'hand')} only in "
+            "part (the record leaves facts out: --info lists what each could not check)."
         )
 
     by_code: dict[str, int] = field(default_factory=dict)

@@ -27,6 +27,7 @@ import secrets
 import socket
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,58 +76,186 @@ def distributed_module() -> Any:
 # ------------------------------------------------------------------------- connecting
 
 
-def connect(address: str | Client, *, timeout: float = 10.0) -> Client:
+TIMEOUT_ENV = "HISTKIT_SCHEDULER_TIMEOUT"
+DEFAULT_TIMEOUT = 10.0  # seconds to answer, and for a first worker to be there
+PORTS = "the dashboard is usually :8787, the scheduler :8786"
+
+
+def scheduler_timeout() -> float:
+    """Seconds a scheduler has to answer: $HISTKIT_SCHEDULER_TIMEOUT, else 10."""
+    text = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ClusterError(f"{TIMEOUT_ENV} must be a number of seconds above 0, not {text!r}")
+    return seconds
+
+
+def connect(
+    address: str | Client, *, timeout: float | None = None, as_default: bool = False
+) -> Client:
     """A client of the scheduler at `address` ("tcp://host:8786", "host:8786", or a
     scheduler file that `dask scheduler --scheduler-file` wrote), checked before any work:
-    reachable within `timeout` seconds, with at least one worker, whose histkit is this
-    one's. A `Client` is checked and returned as it is."""
-    distributed_module()
+    answering as a Dask scheduler within `timeout` seconds (None: `scheduler_timeout()`),
+    with at least one worker, whose histkit is this one's; `ClusterError` otherwise, with
+    nothing left open. `as_default`: the client becomes Dask's default, as `Client(address)`
+    makes it. A `Client` is checked and returned as it is."""
+    distributed = distributed_module()
+    timeout = scheduler_timeout() if timeout is None else timeout
     if not isinstance(address, str):  # a Client
         _check_workers(address, str(address.scheduler.address), timeout)
         return address
     address = address.strip()
     if not address:
         raise ClusterError("the scheduler address is empty (e.g. tcp://scheduler-host:8786)")
-    kw: dict[str, Any] = {}
+    shown = address
     if Path(address).is_file():
-        kw["scheduler_file"] = address
-    else:
-        try:
-            from distributed.comm.addressing import parse_address, parse_host_port
-
-            scheme, location = parse_address(address if "://" in address else f"tcp://{address}")
-            host_port = parse_host_port(location) if scheme in ("tcp", "tls") else None
-        except (ValueError, TypeError) as e:
-            raise ClusterError(
-                f"not a scheduler address: {address!r} ({_first_line(e)}; e.g. "
-                "tcp://scheduler-host:8786)"
-            ) from None
-        if host_port is not None:
-            _reachable(address, host_port, timeout)
-        kw["address"] = address
-    distributed = distributed_module()
+        address = _scheduler_file_address(address)
+        shown = f"{address} (from {shown})"
     try:
-        client: Client = distributed.Client(timeout=timeout, set_as_default=False, **kw)
-    except (OSError, TimeoutError, ValueError) as e:
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        scheme, location = parse_address(address if "://" in address else f"tcp://{address}")
+        host_port = parse_host_port(location) if scheme in ("tcp", "tls") else None
+    except (ValueError, TypeError) as e:
         raise ClusterError(
-            f"cannot reach the Dask scheduler at {address}: {_first_line(e)}"
+            f"not a scheduler address: {address!r} ({_first_line(e)}; e.g. "
+            "tcp://scheduler-host:8786)"
+        ) from None
+    security = distributed.Security()
+    if host_port is not None:
+        args = security.get_connection_args("client")
+        if scheme == "tls" and args.get("ssl_context") is None:
+            raise ClusterError(
+                f"{shown}: tls:// needs the cluster's certificates in Dask's configuration "
+                "(distributed.comm.tls.ca-file, distributed.comm.tls.client.cert and .key)"
+            )
+        _reachable(shown, host_port, timeout)
+        _ask_identity(address, shown, timeout, args)
+    client_class = _closing_client_class()
+    try:
+        client: Client = client_class(
+            address, timeout=timeout, set_as_default=as_default, security=security
+        )
+    except Exception as e:  # whatever starting a client raised: it closed itself
+        raise ClusterError(
+            f"cannot connect to the Dask scheduler at {shown}: {_first_line(e)}"
         ) from None
     try:
-        _check_workers(client, address, timeout)
+        _check_workers(client, shown, timeout)
     except BaseException:
         client.close()
         raise
     return client
 
 
-def _reachable(address: str, host_port: tuple[str, int], timeout: float) -> None:
+def _scheduler_file_address(path: str) -> str:
+    """The address a scheduler file names (the JSON `dask scheduler --scheduler-file`
+    writes), or `ClusterError` for a file that is not one."""
+    import json
+
+    try:
+        with open(path, "rb") as f:
+            info = json.loads(f.read(1 << 20))
+    except OSError as e:
+        raise ClusterError(f"cannot read the scheduler file {path}: {e.strerror or e}") from None
+    except ValueError:
+        info = None
+    address = info.get("address") if isinstance(info, dict) else None
+    if not isinstance(address, str) or not address.strip():
+        raise ClusterError(
+            f'{path} is not a scheduler file (the JSON with an "address" that `dask '
+            "scheduler --scheduler-file FILE` writes); give that file, or an address such "
+            "as tcp://scheduler-host:8786"
+        )
+    return address.strip()
+
+
+def _reachable(shown: str, host_port: tuple[str, int], timeout: float) -> None:
     """A refused or unresolvable address is said at once (Dask's client would retry it
     until its timeout)."""
     try:
         socket.create_connection(host_port, timeout=timeout).close()
     except OSError as e:
         why = e.strerror or type(e).__name__
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+        raise ClusterError(f"cannot reach the Dask scheduler at {shown}: {why}") from None
+
+
+def _ask_identity(address: str, shown: str, timeout: float, args: Mapping[str, Any]) -> None:
+    """Shake hands with `address` and ask who it is, all within `timeout`: Dask's client
+    waits for the handshake without a limit, so an HTTP server (the dashboard's :8787
+    given for the scheduler's :8786) would hang it, and a server that answers something
+    else makes it raise whatever the bytes decode to (a MemoryError was seen)."""
+    import asyncio
+    import ssl
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect as comm_connect
+    from distributed.core import send_recv
+
+    async def ask() -> Any:
+        comm = await comm_connect(address, timeout=timeout, **args)
+        try:
+            return await send_recv(comm, op="identity")
+        finally:
+            comm.abort()
+
+    async def bounded() -> Any:
+        return await asyncio.wait_for(ask(), timeout)
+
+    # a loop of its own, in a thread of its own: the caller may be running one (Jupyter)
+    with ThreadPoolExecutor(1, thread_name_prefix="histkit-ask-scheduler") as pool:
+        try:
+            reply = pool.submit(asyncio.run, bounded()).result()
+        except TimeoutError:
+            raise ClusterError(
+                f"no Dask scheduler answered at {shown} within {timeout:g} s ({PORTS})"
+            ) from None
+        except ssl.SSLError as e:
+            raise ClusterError(
+                f"the TLS handshake with {shown} failed ({_first_line(e)}): check the "
+                "certificates in Dask's configuration (distributed.comm.tls)"
+            ) from None
+        except Exception:  # bytes that are not Dask's: any error decoding them
+            reply = None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind == "Scheduler":
+        return
+    if kind in ("Worker", "Nanny"):
+        what = "worker" if kind == "Worker" else "worker's nanny"
+        raise ClusterError(
+            f"{shown} is a Dask {what}, not the scheduler: give the scheduler's address "
+            "(usually :8786)"
+        )
+    raise ClusterError(f"no Dask scheduler answered at {shown}: something else did ({PORTS})")
+
+
+_CLOSING_CLIENT: type[Client] | None = None
+
+
+def _closing_client_class() -> type[Client]:
+    """`distributed.Client`, but one that closes itself when it cannot start: else the
+    half-made client is closed only as the interpreter exits, by `Client.__del__`, which
+    waits 20 s and prints a second traceback."""
+    global _CLOSING_CLIENT
+    if _CLOSING_CLIENT is None:
+        base: type[Client] = distributed_module().Client
+
+        class Client(base):  # type: ignore[valid-type,misc]
+            def start(self, **kwargs: Any) -> None:
+                try:
+                    super().start(**kwargs)
+                except BaseException:
+                    with suppress(Exception):
+                        self.close(timeout=5)
+                    raise
+
+        _CLOSING_CLIENT = Client
+    return _CLOSING_CLIENT
 
 
 def _check_workers(client: Client, address: str, timeout: float) -> None:

@@ -14,9 +14,15 @@ parse|audit --scheduler` computes them (`histkit.cluster`), with the same rows.
     result = histkit.dask.audit(["s3://bucket/hands/"], scheduler=client)
     result.counts["violations"], result.violations.compute()
 
+The frames compute where Dask computes anything: on the default client (the last
+`Client(...)` made, unless made with `set_as_default=False`; then pass `scheduler=client`
+to `compute`). `scheduler="tcp://host:8786"` connects as `Client("tcp://host:8786")`
+would: that client becomes the default and is kept for the session (the same one for the
+same address), so `.compute()` runs on that cluster.
+
 Amounts are integers in the minor unit of each hand's `money_unit` (Arrow-backed pandas
 columns: exact, nullable, never floats); group by `money_unit` before adding. Needs
-`pip install 'histkit[dask]'` (dask is imported when these functions run).
+`pip install 'histkit[dask]'`: importing this module without it says so.
 """
 
 from __future__ import annotations
@@ -29,9 +35,20 @@ from typing import TYPE_CHECKING, Any
 
 from histkit.tables import AUDIT_TABLES, SCHEMAS
 
+try:  # the whole of this module is Dask's: say what to install, not which import failed
+    import dask
+    import dask.dataframe as dd
+    import distributed
+except ImportError as e:
+    raise ImportError(
+        f"histkit.dask needs Dask ({e.name or 'dask'} is missing): pip install 'histkit[dask]'",
+        name=e.name,
+    ) from None
+
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
+    from distributed import Client
 
     from histkit.audit import AuditReport
     from histkit.rules import RuleProfile
@@ -55,15 +72,12 @@ def read_hands(
     `profile`), one partition per task, in input order. Planning the tasks (where files
     are cut) runs now on the cluster; parsing runs when the frames are computed, each
     task once for all the frames computed together (`dask.compute(*frames.values())`),
-    by the default client (a `Client` made with `set_as_default=False`: pass
-    `scheduler=client.get` to `compute`, or the tasks run in this process).
+    on Dask's default client (see the module's docstring).
 
-    `scheduler`: a `distributed.Client`, or a scheduler's address (None: the current
-    client). `site` forces a site's dialect; `span_bytes` and `task_bytes` size the byte
+    `scheduler`: a `distributed.Client`, or a scheduler's address (connected to as
+    `Client(address)` does: Dask's default client from then on); None: the current
+    client. `site` forces a site's dialect; `span_bytes` and `task_bytes` size the byte
     ranges and the tasks (default about 1 MB each)."""
-    import dask
-    import dask.dataframe as dd
-
     from histkit import cluster
 
     client = _client(scheduler)
@@ -144,8 +158,6 @@ def audit(
     """Audit the hand histories at `paths` on the cluster, as `histkit audit --scheduler`
     does: the same report as a local audit (a hand read twice audited once, stacks checked
     across hands when `continuity`). Runs now; `scheduler` as in `read_hands`."""
-    import dask.dataframe as dd
-
     from histkit.audit import audit_paths
 
     client = _client(scheduler)
@@ -157,11 +169,15 @@ def audit(
 # ---------------------------------------------------------------------------- helpers
 
 
-def _client(scheduler: Any) -> Any:
+_CLIENTS: dict[str, Client] = {}  # made for addresses given as scheduler=, kept for the session
+
+
+def _client(scheduler: Any) -> Client:
+    """The client to plan and run on: the one given, the current one, or one of an address,
+    made Dask's default (as `Client(address)` does) so that the frames compute there."""
     from histkit import cluster
 
     if scheduler is None:
-        distributed = cluster.distributed_module()
         try:
             scheduler = distributed.get_client()
         except ValueError:
@@ -169,7 +185,24 @@ def _client(scheduler: Any) -> Any:
                 "no Dask client: pass scheduler= (an address or a distributed.Client), or "
                 "create a Client first"
             ) from None
-    return cluster.connect(scheduler)
+    if not isinstance(scheduler, str):
+        return cluster.connect(scheduler)
+    address = scheduler.strip()
+    held = _CLIENTS.get(address)
+    if held is not None and held.status == "running" and _is_default(held):
+        return held
+    if held is not None:
+        held.close()
+    # Dask keeps its default client by a weak reference: this module holds it
+    _CLIENTS[address] = client = cluster.connect(address, as_default=True)
+    return client
+
+
+def _is_default(client: Client) -> bool:
+    try:
+        return distributed.get_client() is client
+    except ValueError:
+        return False
 
 
 def _frame(done: tuple[list[Any], dict[str, int]], name: str) -> pd.DataFrame:

@@ -29,13 +29,18 @@ __all__ = [
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "C$", "AUD": "A$"}
 
 
+def _code(currency: object) -> str | None:
+    """A currency code, or None when the hand states none: pandas hands a missing one over
+    as NaN (a float), which would otherwise be written out as 'nan'."""
+    return currency if isinstance(currency, str) and currency else None
+
+
 def format_money(amount: int, unit: str, currency: str | None) -> str:
-    """'$0.04', '-$1.20', '400' (chips): a minor-unit amount for people. A currency that is
-    not a code (a table's missing value, NaN) is no currency: '40.00', never '40.00 nan'."""
+    """'$0.04', '-$1.20', '400' (chips), '40.00' (cents of a currency the hand does not
+    name): a minor-unit amount for people."""
+    currency = _code(currency)
     if unit != "cent":
         return f"{int(amount):,}"
-    if not isinstance(currency, str):
-        currency = None
     symbol = _SYMBOLS.get(currency or "", "")
     sign = "-" if amount < 0 else ""
     whole, cents = divmod(abs(int(amount)), 100)
@@ -44,8 +49,9 @@ def format_money(amount: int, unit: str, currency: str | None) -> str:
 
 
 def stakes_label(small: int, big: int, unit: str, currency: str | None) -> str:
-    """'$0.04/$0.08 USD' for cash, '200/400' for chips."""
-    currency = currency if isinstance(currency, str) else None
+    """'$0.04/$0.08 USD' for cash, '200/400' for chips, '40.00/80.00' for a currency the
+    hand does not name (Kings Club writes none)."""
+    currency = _code(currency)
     label = f"{format_money(small, unit, currency)}/{format_money(big, unit, currency)}"
     return (
         f"{label} {currency}" if unit == "cent" and currency and _SYMBOLS.get(currency) else label

@@ -27,6 +27,7 @@ from histkit.stats import (
     street_stats,
 )
 from histkit.textsafe import clip, without_bidi_controls
+from histkit.words import plural
 
 __all__ = [
     "cumulative_net",
@@ -118,7 +119,7 @@ def cumulative_net(
     ax.set_xlabel("date (UTC)" if by == "date" else "hands")
     ax.set_ylabel(f"cumulative net ({_name(label)})")
     when = " by date" if by == "date" else ""
-    ax.set_title(f"{_name(player)}: winnings over {len(rows)} hands{when}")
+    ax.set_title(f"{_name(player)}: winnings over {plural(len(rows), 'hand')}{when}")
     if by == "date":
         ax.figure.autofmt_xdate()
     if fmt is not None:
@@ -140,9 +141,14 @@ def _ev_amounts(rows: pd.DataFrame, col: str) -> np.ndarray | None:
 def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
     """Big bets won per hand for each starting-hand category (hands where all three
     3rd-street cards are known), the number of hands in each label: few hands, wide
-    error bars."""
-    _player_rows(facts, player)
-    cr = category_results(facts=facts[facts["player"] == player])
+    error bars.
+
+    One bar per category over all the moneys in `facts`: a big bet is the unit of its
+    own stakes or level, so several tournaments' results pool in big bets as a tracker
+    pools them (one "split pair" bar, not four of two hands each). Pass one section's
+    facts (cash or tournaments) to see it alone."""
+    rows = _player_rows(facts, player)
+    cr = _pooled_categories(rows)
     ax = _axes(ax, (7.5, max(2.5, 0.35 * max(len(cr), 1) + 1.2)))
     if cr.empty:
         ax.text(0.5, 0.5, "no starting hands known", ha="center", va="center")
@@ -168,16 +174,44 @@ def results_by_category(facts: pd.DataFrame, player: str, *, ax: Axes | None = N
     ax.axvline(0, color="0.6", lw=0.8)
     note = f" (hatched: fewer than {SMALL_SAMPLE} hands)" if small.any() else ""
     ax.set_xlabel(f"big bets per hand{note}")
-    ax.set_title(f"{_name(player)}: results by starting hand")
+    ax.set_title(f"{_name(player)}: results by starting hand{_pooled_over(rows)}")
     return ax
+
+
+def _pooled_categories(rows: pd.DataFrame) -> pd.DataFrame:
+    """`category_results` of one player's rows with its money units pooled: hands and big
+    bets summed per game and category (the amounts in minor units are left out: they
+    cannot be added across units)."""
+    cr = category_results(facts=rows)
+    if cr.empty:
+        return cr
+    pooled = cr.groupby(["game", "category"], sort=False, as_index=False)[["hands", "net_bb"]]
+    out = pooled.sum()
+    out["bb_per_hand"] = out["net_bb"] / out["hands"]
+    return out
+
+
+def _pooled_over(rows: pd.DataFrame) -> str:
+    """What a plot pooled in big bets, for its title: '' for one money, else e.g. ' (4
+    tournaments)' or ' (USD, 2 tournaments)'."""
+    units = rows.drop_duplicates("money_unit")
+    if len(units) < 2:
+        return ""
+    tour = units["is_tournament"].fillna(False).astype(bool)
+    parts = sorted(units.loc[~tour, "money"].astype(str))
+    if tour.any():
+        parts.append(plural(int(tour.sum()), "tournament"))
+    return f" ({', '.join(parts)})"
 
 
 def action_frequencies(facts: pd.DataFrame, player: str, *, ax: Axes | None = None) -> Axes:
     """Per street: share of hands reaching it, aggression frequency, fold to a bet and
-    check-raise (each a fraction of its own opportunities; see docs/stats.md)."""
-    _player_rows(facts, player)
-    ss = street_stats(facts=facts[facts["player"] == player])
-    ss = ss.groupby("street", as_index=False).first()  # one money per player row set
+    check-raise (each a fraction of its own opportunities; see docs/stats.md), over all
+    the player's hands in `facts`: shares are counts of hands and actions, which pool
+    across moneys (the street_stats rows are keyed by one label, and only their shares
+    are read)."""
+    rows = _player_rows(facts, player)
+    ss = street_stats(facts=rows.assign(money_unit="all", money="all"))
     ax = _axes(ax)
     series = [
         ("reached", "reached street", "#8faadc"),
@@ -194,7 +228,7 @@ def action_frequencies(facts: pd.DataFrame, player: str, *, ax: Axes | None = No
     ax.set_ylim(0, 1.15)
     ax.set_yticks(np.linspace(0, 1, 6))
     ax.yaxis.set_major_formatter(lambda v, _p: f"{100 * v:.0f}%")
-    ax.set_title(f"{_name(player)}: actions by street")
+    ax.set_title(f"{_name(player)}: actions by street{_pooled_over(rows)}")
     ax.legend(loc="upper center", frameon=False, fontsize=8, ncols=4)
     return ax
 

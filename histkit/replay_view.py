@@ -38,8 +38,10 @@ font-family:ui-monospace,Menlo,Consolas,monospace;line-height:1.3}
 .card.clubs{color:#2e7d32}
 table.replay{width:100%}table.replay td{vertical-align:top;text-align:left}
 table.replay td.num{text-align:right;white-space:nowrap}
+table.replay td:first-child{white-space:nowrap}
 .street-head{background:#f3f6fa;font-weight:600}.verdict-ok{color:#2e7d32}
 .verdict-bad{color:#c62828;font-weight:bold}
+table.replay .nth{color:#777;font-size:.85em;font-weight:normal}
 """
 
 
@@ -180,13 +182,17 @@ def hand_view(
 def _action_words(
     acts: pd.DataFrame, street: int, money: Callable[[Any], str]
 ) -> list[tuple[str, str]]:
-    """(player, what they did) for a street's actions in order; on 3rd street the first
-    bet or raise over the bring-in is the completion, whatever the site called it."""
+    """(player, what they did) for a street's actions in order, each numbered within the
+    street ("1. brings in", "2. completes", "3. calls"): with one column per player the
+    order across players would be lost. On 3rd street the first bet or raise over the
+    bring-in is the completion, whatever the site called it."""
     out = []
     wagers = 0
-    for a in acts.itertuples():
+    for nth, a in enumerate(acts.itertuples(), start=1):
         completes = street == 3 and wagers == 0 and a.kind in ("raise", "complete", "bet")
-        out.append((a.player, _action_text(a, money, completes=completes)))
+        text = _action_text(a, money, completes=completes)
+        out.append((a.player, f'<span class="nth" title="order on this street">{nth}.</span> '
+                              f"{text}"))  # fmt: skip
         wagers += a.kind in ("raise", "complete", "bet")
     return out
 

@@ -38,6 +38,7 @@ from histkit.stats import (
 )
 from histkit.textsafe import html_text, html_with_names, isolate_plain
 from histkit.tournaments import tournament_results, tournament_summary
+from histkit.words import plural
 
 __all__ = ["build_report", "write_report", "pick_player", "hand_replay", "svg_data_uri"]
 
@@ -197,7 +198,7 @@ def _summary_table(st: pd.Series) -> str:
             "–"
             if pd.isna(st.get("ev_net"))
             else f"{_money(int(st['ev_net']), unit, cur, True)} "
-            f"({int(st['allin_hands'])} all-in hands)",
+            f"({plural(int(st['allin_hands']), 'all-in hand')})",
         ),
         (
             "Showdown / non-showdown",
@@ -314,7 +315,7 @@ def _cash_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, to
     for unit_key, n in mine["money_unit"].value_counts().items():
         part = cash[cash["money_unit"] == unit_key]
         st = player_stats(None, facts=part[part["player"] == who]).iloc[0]
-        out.append(f"<h3>{_u(st['money'])} · {n:,} hands</h3>")
+        out.append(f"<h3>{_u(st['money'])} · {plural(int(n), 'hand')}</h3>")
         out.append(_summary_table(st))
         out.append(_plots(part, who, money=True))
         out.append(_sessions_table(part, who))
@@ -345,9 +346,9 @@ def _tournament_section(
         cost = _money(int(s.cost), "cent" if cur else "chip", cur)
         net = _money(int(s.net), "cent" if cur else "chip", cur, True)
         out.append(
-            f"<p><b>{_e(s.currency)}</b>: {s.tournaments:,} tournaments, {s.ended:,} with a "
-            f"known finish · cost {cost} · net {net} · ROI {roi} · in the money {itm} "
-            f"({s.cashes:,} cashes)</p>"
+            f"<p><b>{_e(s.currency)}</b>: {plural(int(s.tournaments), 'tournament')}, "
+            f"{int(s.ended):,} with a known finish · cost {cost} · net {net} · ROI {roi} · "
+            f"in the money {itm} ({plural(int(s.cashes), 'cash', 'cashes')})</p>"
         )
     rows = []
     for r in results.itertuples():
@@ -383,7 +384,7 @@ def _violations_section(fr: dict[str, pd.DataFrame], n_hands: int) -> str:
         return '<p class="muted">The hands were not audited (no violations table).</p>'
     v = v[v["hand_id"].isin(fr["hands"]["hand_id"])]
     if v.empty:
-        return f"<p>The audit found no violation in {n_hands:,} hands.</p>"
+        return f"<p>The audit found no violation in {plural(n_hands, 'hand')}.</p>"
     names = fr["seats"]["player"].dropna().unique().tolist() if "seats" in fr else []
     rows = "".join(
         f'<tr><td>#{_u(r.hand_id)}</td><td class="sev-{_e(r.severity)}">{_e(r.severity)}</td>'
@@ -394,8 +395,8 @@ def _violations_section(fr: dict[str, pd.DataFrame], n_hands: int) -> str:
         for r in v.itertuples()
     )
     return (
-        f"<p>{len(v):,} violation record{'s' if len(v) != 1 else ''} in "
-        f"{v['hand_id'].nunique():,} of {n_hands:,} hands.</p>"
+        f"<p>{plural(len(v), 'violation record')} in "
+        f"{v['hand_id'].nunique():,} of {plural(n_hands, 'hand')}.</p>"
         "<table><tr><th>hand</th><th>severity</th><th>code</th><th>street</th><th>line</th>"
         f"<th>what</th></tr>{rows}</table>"
     )
@@ -424,8 +425,8 @@ def build_report(
     sites = ", ".join(sorted(mine["site"].astype(str).unique())) if "site" in mine else ""
     dup = facts.attrs.get("duplicates", [])
     notes = (
-        f'<p class="muted">{len(dup):,} hand(s) appeared more than once in the input and were '
-        f"counted once (e.g. #{_u(dup[0])}).</p>"
+        f'<p class="muted">{plural(len(dup), "hand")} appeared more than once in the input '
+        f"and {'was' if len(dup) == 1 else 'were'} counted once (e.g. #{_u(dup[0])}).</p>"
         if dup
         else ""
     )
@@ -440,8 +441,8 @@ def build_report(
     )  # fmt: skip
     body = [
         f"<h1>{_u(title) if title else f'{_u(who)}: {_e(covers)}'}</h1>",
-        f'<p class="muted">{len(ids):,} hands · {_e(games)} · {_u(sites)} · '
-        f"{mine['table'].nunique():,} tables</p>",
+        f'<p class="muted">{plural(len(ids), "hand")} · {_e(games)} · {_u(sites)} · '
+        f"{plural(mine['table'].nunique(), 'table')}</p>",
         notes,
         f"<p>{links}</p>",
         cash,
@@ -461,15 +462,20 @@ def build_report(
 
 
 def _covers(mine: pd.DataFrame) -> str:
-    """What the report covers, for its title: one day, or the span of days."""
-    when = mine["started_at"].dropna()
+    """What the report covers, for its title: one day, or the span of days, and the hands
+    with no time (iPoker writes none), which no date can stand for."""
+    dated = mine["started_at"].notna()
+    undated = mine.loc[~dated, "hand_id"].nunique()
+    when = mine.loc[dated, "started_at"]
     if when.empty:
-        return f"{mine['hand_id'].nunique():,} hands"
+        return plural(mine["hand_id"].nunique(), "undated hand")
     first, last = when.min(), when.max()
     if first.date() == last.date():
-        return f"the session of {first:%d %B %Y}"
-    days = (last.date() - first.date()).days + 1
-    return f"{first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
+        span = f"{first:%d %B %Y}" if undated else f"the session of {first:%d %B %Y}"
+    else:
+        days = (last.date() - first.date()).days + 1
+        span = f"{first:%d %b %Y} to {last:%d %b %Y} ({days:,} days)"
+    return f"{span} and {plural(undated, 'undated hand')}" if undated else span
 
 
 def write_report(

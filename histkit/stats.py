@@ -607,10 +607,10 @@ def seat_facts(tables: Any, filters: Filters | None = None) -> pd.DataFrame:
 
 
 def _allin_ev(facts: pd.DataFrame, allin: pd.DataFrame | None, ids: pd.Series) -> None:
-    """`allin` (the player was still in when the last money went in with a player all-in
-    and cards to come) and `ev_net`: the expected net from that moment (`allin_ev`), else
-    the net itself. Without an `allin_ev` table (tables of an older histkit) `ev_net` is
-    empty, never the net passed off as its EV."""
+    """`allin` (the player was still in a pot an all-in player is in, settled with cards to
+    come) and `ev_net`: the expected net, each such pot at his equity when its last chip
+    went in (`allin_ev`), else the net itself. Without an `allin_ev` table (tables of an
+    older histkit) `ev_net` is empty, never the net passed off as its EV."""
     if allin is None:
         facts["allin"] = False
         facts["ev_net"] = pd.array([pd.NA] * len(facts), dtype="Int64")

@@ -45,6 +45,7 @@ from histkit.warehouse import (
 __all__ = [
     "Remote",
     "UrlSink",
+    "check_backend",
     "input_paths",
     "is_url",
     "open_sink",
@@ -80,9 +81,36 @@ def _fsspec() -> Any:
 
 
 def url_filesystem(url: str) -> tuple[Any, str]:
-    """The fsspec filesystem of `url` and the path on it."""
-    fs, path = _fsspec().core.url_to_fs(url)
+    """The fsspec filesystem of `url` and the path on it; `WarehouseError` (one line
+    naming what to install) for a scheme fsspec does not know or whose backend is not
+    installed, so that the command line says so before any work."""
+    fsspec = _fsspec()
+    check_backend(fsspec, url)
+    fs, path = fsspec.core.url_to_fs(url)
     return fs, str(path)
+
+
+def check_backend(fsspec: Any, url: str) -> None:
+    """Refuse `url` when fsspec has no filesystem for its scheme, or the one it has needs
+    a package that is missing (`s3://` without s3fs)."""
+    scheme = url.split("://", 1)[0].lower()
+    try:
+        fsspec.get_filesystem_class(scheme)
+    except ValueError:
+        raise WarehouseError(
+            f"{url}: no storage is known for {scheme}:// URLs (e.g. s3://, gs://, abfs://, "
+            "http://, or a local path)"
+        ) from None
+    except ImportError as e:
+        # fsspec raises its own message from the import that failed: name that module
+        cause = e.__cause__ if isinstance(e.__cause__, ImportError) else e
+        missing = (cause.name or "").split(".")[0]
+        if not missing:
+            raise WarehouseError(f"{url}: {scheme}:// URLs cannot be read here: {e}") from None
+        raise WarehouseError(
+            f"{url}: {scheme}:// URLs need {missing}, which is not installed: "
+            f"pip install {missing.replace('_', '-')}"
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -160,8 +160,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("game", _STR),
         ]
     ),
-    # one row per player still in when the last money went in, in hands where a player
-    # was all-in with cards to come (histkit.equity.allin): expected vs actual winnings
+    # one row per player still in a pot an all-in settled with cards to come, each pot
+    # valued when its last chip went in (histkit.equity.allin, docs/equity.md):
+    # expected vs actual winnings
     "allin_ev": pa.schema(
         [
             ("hand_id", _STR),
@@ -169,17 +170,18 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("money_unit", _STR),  # the unit of every amount here (as hands.money_unit)
             ("player", _STR),
             ("seat", _I32),
-            ("street", _I32),  # the street on which the last money went in
-            ("all_in", _BOOL),
-            ("equity", _F64),  # expected share of the pots the player could win
+            ("street", _I32),  # the street his last pot at equity was settled on
+            ("all_in", _BOOL),  # he was all-in by then
+            ("equity", _F64),  # expected share of the pots at equity (at_stake)
             ("equity_error", _F64),  # its standard error (0 when every deal was counted)
-            ("method", _STR),  # "exact" or "monte_carlo"
-            ("samples", _I64),  # deals counted (exact) or drawn (Monte Carlo)
+            ("method", _STR),  # "exact" (every pot valued exactly) or "monte_carlo"
+            ("samples", _I64),  # deals counted (exact) or drawn (Monte Carlo), the fewest
             ("contributed", _I64),
             ("collected", _I64),
             ("net", _I64),
-            ("ev_collected", _I64),  # sum over the pots of equity x pot, rounded
+            ("ev_collected", _I64),  # equity x pots at equity + paid from the others, rounded
             ("ev_net", _I64),  # ev_collected - contributed
+            ("at_stake", _I64),  # the chips (after rake) of the pots valued for him
         ]
     ),
     # --- audit tables (from the rules engine's Replay)
@@ -558,7 +560,7 @@ class TableBuilder:
             c["money_unit"].append(ev.money_unit)
             c["player"].append(seat.player)
             c["seat"].append(seat.seat)
-            c["street"].append(int(ev.street))
+            c["street"].append(int(seat.street))
             c["all_in"].append(seat.all_in)
             c["equity"].append(seat.equity)
             c["equity_error"].append(seat.error)
@@ -569,6 +571,7 @@ class TableBuilder:
             c["net"].append(seat.net)
             c["ev_collected"].append(seat.ev_collected)
             c["ev_net"].append(seat.ev_net)
+            c["at_stake"].append(seat.at_stake)
 
     def _card_row(
         self, hid: str, player: str | None, street: int, card: Any, up: bool, src: str, line: int

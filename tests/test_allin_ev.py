@@ -1,6 +1,6 @@
-"""All-in expected value: one real hand worked by hand, every all-in hand of the real corpus
-(every site), the moment the last money went in, and the `allin_ev` table through text,
-Parquet folders and the hand database."""
+"""All-in expected value: a real hand and a hand built here worked by hand, every all-in hand
+of the real corpus (every site), when each pot's stake was settled, and the `allin_ev` table
+through text, Parquet folders and the hand database."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from histkit.equity.allin import NotValued, all_in_moment, allin_ev
-from histkit.model import Hand, Street
+from histkit.equity.allin import NotValued, allin_ev, pot_closings
+from histkit.model import Action, Hand, Street
+from histkit.phh import read_phh
 from histkit.reader import iter_hands
 from histkit.rules import replay
 from histkit.tables import tables_from
@@ -65,42 +66,209 @@ def test_one_real_hand_worked_by_hand() -> None:
     assert (p11.contributed, p11.collected, p11.net) == (3296, 0, -3296)
     assert (p1.ev_collected, p1.ev_net) == (5939, 2643)
     assert (p11.ev_collected, p11.ev_net) == (1043, -2253)
+    assert p1.street is p11.street is Street.SIXTH and p1.at_stake == p11.at_stake == 6982
+    (pot,) = ev.pots
+    assert (pot.pot, pot.amount, pot.players) == (0, 6982, ("Player1", "Player11"))
+
+
+# A short stack all-in on 6th street while the two others bet on to 7th: a main pot, whose
+# stake is settled on 6th, and a side pot played out on 7th (stud, PokerStars' rules)
+_SIDE_POT_HAND = """variant = "F7S"
+antes = [1, 1, 1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [20, 100, 100, 100]
+players = ["A", "B", "C", "D"]
+actions = [
+  "d dh p1 7c7d7h", "d dh p2 AhKh4h", "d dh p3 2c3d5s", "d dh p4 ????Ks",
+  "p2 pb", "p3 cc", "p4 f", "p1 cc",
+  "d dh p1 2s", "d dh p2 8h", "d dh p3 6d", "p2 cbr 4", "p3 cc", "p1 cc",
+  "d dh p1 9c", "d dh p2 Th", "d dh p3 Qs", "p3 cc", "p1 cc", "p2 cbr 8", "p3 cc", "p1 cc",
+  "d dh p1 Jd", "d dh p2 3c", "d dh p3 9s", "p3 cbr 8", "p1 cc", "p2 cc",
+  "d dh p1 Js", "d dh p2 5c", "d dh p3 4c", "p3 cbr 8", "p2 cc",
+  "p3 sm 2c3d5s6dQs9s4c", "p2 sm AhKh4h8hTh3c5c", "p1 sm 7c7d7h2s9cJdJs",
+]
+winnings = [61, 22, 0, 0]
+hand = "built"
+_site = "pokerstars"
+_unit = "chip"
+"""
+
+
+def test_a_main_pot_is_valued_when_its_all_in_player_went_all_in() -> None:
+    """A (20 chips) is all-in on 6th street calling C's bet; B calls, and on 7th C bets
+    and B calls again: the hand's last chip goes in on 7th, but A's stake (the main pot)
+    was settled on 6th, when B's call put in its last chip.
+
+        A   7c 7d | 7h 2s 9c Jd    trips
+        B   Ah Kh | 4h 8h Th 3c    an ace-high flush, no pair
+        C   2c 3d | 5s 6d Qs 9s    at best a straight (a 4 to 2-3-4-5-6)
+        D   folded on 3rd: his door card Ks is dead
+
+    With one card to come each, B's flush stays a flush (no pair to fill, no straight
+    flush draw) and beats anything C can make; A beats the flush only with a full house
+    or quads: 7s, 2h 2d, 9h 9d, Jc Jh Js, 8 cards of the 52 - 18 held - 1 dead = 33
+    unseen. A's card alone decides the main pot: A's equity is 8/33, B's 25/33, C's 0
+    (exact: 33 x 32 x 31 = 32,736 deals).
+
+    The main pot holds 20 from each of A, B and C and D's ante: 61. The side pot, B and C
+    11 each (22), was played out on 7th: it counts as paid, to B (flush over C's straight).
+    A filled up (Js) and took the main pot.
+
+        A  ev_collected = 61 x 8/33 = 14.8 -> 15, ev_net 15 - 20 = -5 (net 61 - 20 = +41)
+        B  ev_collected = 61 x 25/33 + 22 = 68.2 -> 68, ev_net 68 - 31 = +37 (net -9)
+        C  ev_collected = 0, ev_net = net = -31
+    """
+    (hand,) = read_phh(_SIDE_POT_HAND.split("\n"), "built.phh")
+    assert isinstance(hand, Hand)
+    rp = replay(hand)
+    assert not rp.errors, [v.message for v in rp.errors]
+    assert [(p.amount, p.eligible) for p in rp.pots] == [(61, ("A", "B", "C")), (22, ("B", "C"))]
+    last_chip = max(i for i, e in enumerate(hand.events) if isinstance(e, Action) and e.amount)
+    assert hand.events[last_chip].street is Street.SEVENTH
+    main, side = pot_closings(hand, rp)
+    assert (main.street, main.players, main.all_in, main.valued) == (
+        Street.SIXTH,
+        ("A", "B", "C"),
+        True,
+        True,
+    )
+    assert (side.street, side.all_in, side.valued) == (Street.SEVENTH, False, False)
+    ev = allin_ev(hand, rp, strict=True)
+    assert ev is not None and ev.street is Street.SIXTH
+    assert str(ev.method) == "exact" and ev.samples == 33 * 32 * 31
+    (pot,) = ev.pots
+    assert (pot.pot, pot.amount, pot.players) == (0, 61, ("A", "B", "C"))
+    shares = [Fraction(x).limit_denominator(100) for x in pot.equity]
+    assert shares == [Fraction(8, 33), Fraction(25, 33), 0]
+    a, b, c = ev.seats
+    assert [s.player for s in ev.seats] == ["A", "B", "C"]
+    assert (a.all_in, b.all_in, c.all_in) == (True, False, False)
+    assert all(s.street is Street.SIXTH and s.at_stake == 61 for s in ev.seats)
+    assert (a.contributed, a.collected, a.net, a.ev_collected, a.ev_net) == (20, 61, 41, 15, -5)
+    assert (b.contributed, b.collected, b.net, b.ev_collected, b.ev_net) == (31, 22, -9, 68, 37)
+    assert (c.contributed, c.collected, c.net, c.ev_collected, c.ev_net) == (31, 0, -31, 0, -31)
+
+
+def test_a_record_without_deals_is_not_valued_and_says_why() -> None:
+    import json
+    import tomllib
+
+    head, _, rest = _SIDE_POT_HAND.partition("actions = [")
+    actions = tomllib.loads(_SIDE_POT_HAND)["actions"]
+    kept = [a for a in actions if not a.startswith("d dh") and " sm " not in a]
+    text = head + "actions = " + json.dumps(kept) + "\n" + rest.partition("]\n")[2]
+    (hand,) = read_phh(text.split("\n"), "no-deals.phh")
+    assert isinstance(hand, Hand) and not replay(hand).coverage.deals
+    with pytest.raises(NotValued, match="writes no deals"):
+        allin_ev(hand, strict=True)
+    assert allin_ev(hand) is None
+
+
+# every hand of the real corpus with a player all-in before 7th street that has no all-in
+# EV, and why (each reason is checked in the hand)
+NOT_VALUED = {
+    ("ipoker", "4044980507"): "uncontested",  # everyone folds to an all-in completion
+}
+
+
+def _all_in_before_seventh(hand: Hand) -> bool:
+    return any(
+        isinstance(e, Action) and e.all_in and e.street < Street.SEVENTH for e in hand.events
+    )
 
 
 @needs_corpus
 def test_every_all_in_hand_of_the_real_corpus_is_valued() -> None:
-    """Every hand of every site where a player was all-in with cards to come: valued,
-    or (a record without deals) said why not; the expected takes add up to the pots."""
+    """Every hand of every site where a player went all-in before 7th street: valued, or
+    listed above with its reason; each valued pot's expected takes add up to it."""
     hands = _hands(CORPUS)
-    valued = not_valued = 0
-    sites = set()
+    valued, sites, left_out = 0, set(), {}
     for hand in hands:
-        moment = all_in_moment(hand)
-        if moment is None:
+        if not _all_in_before_seventh(hand):
             assert allin_ev(hand) is None
             continue
-        try:
-            ev = allin_ev(hand, strict=True)
-        except NotValued as e:
-            assert "no deals" in str(e), (hand.site, hand.hand_id, e)
-            not_valued += 1
+        rp = replay(hand)
+        ev = allin_ev(hand, rp, strict=True)
+        closings = pot_closings(hand, rp)
+        if ev is None:
+            left_out[hand.site, hand.hand_id] = (
+                "uncontested"
+                if all(len(c.players) < 2 for c in closings if c.all_in)
+                else "settled on 7th"
+            )
             continue
-        assert ev is not None
         valued += 1
         sites.add(hand.site)
-        assert ev.street < Street.SEVENTH
-        assert [s.player for s in ev.seats] == list(moment.contenders)
-        pots = sum(p.net for p in replay(hand).pots)
+        assert ev.street < Street.SEVENTH and ev.pots
+        at_equity = {c.pot: c for c in closings if c.valued}
+        assert {v.pot for v in ev.pots} == {i for i in at_equity if rp.pots[i].net > 0}
+        for v in ev.pots:
+            assert v.players == at_equity[v.pot].players and v.street == at_equity[v.pot].street
+            assert sum(v.equity) == pytest.approx(1.0)
+        players = {p for v in ev.pots for p in v.players}
+        assert [s.player for s in ev.seats] == [
+            s.player for s in sorted(hand.seats, key=lambda s: s.seat) if s.player in players
+        ]
+        pots = sum(p.net for p in rp.pots)
         taken = sum(s.ev_collected for s in ev.seats)
         assert abs(taken - pots) <= len(ev.seats), (hand.hand_id, taken, pots)
         for s in ev.seats:
-            assert 0.0 <= s.equity <= 1.0
+            assert 0.0 <= s.equity <= 1.0 and s.at_stake > 0
             assert s.ev_net == s.ev_collected - s.contributed
             assert (
                 s.error == 0.0 if str(ev.method) == "exact" else s.error > 0 or s.equity in (0, 1)
             )
-    assert valued >= 20  # 28 hands of five sites when this was written
-    assert len(sites) >= 4
+    assert left_out == NOT_VALUED
+    assert valued >= 30  # 32 hands of six sites when this was written
+    assert len(sites) >= 5
+
+
+@needs_corpus
+def test_all_in_players_whose_opponents_bet_on_to_seventh_street_are_valued() -> None:
+    """The hands the first all-in EV left out: a player all-in before 7th street while
+    the others kept betting a side pot to 7th. His pot is valued on his all-in street."""
+    want = {
+        # (site, hand): (all-in player, street his pot was settled, players in it then)
+        ("merge", "36487050-15"): (
+            "Player5",  # all-in with the ante: the main pot is the antes
+            Street.THIRD,
+            ("Player5", "Player15", "Player19", "Player0", "Player1", "Player17"),
+        ),
+        ("merge", "36487050-19"): (
+            "Player11",
+            Street.FOURTH,
+            ("Player3", "Player17", "Player11", "Player9"),
+        ),
+        ("pokerstars", "80908721832"): (
+            "RomiTu",
+            Street.FIFTH,
+            ("gugulu300", "RomiTu", "Kirilma"),
+        ),
+        ("pokerstars", "60974484959"): (
+            "Spacemasa",  # mucked: his down cards stay unknown
+            Street.FOURTH,
+            ("ranchim", "Tumim", "Spacemasa"),
+        ),
+    }
+    found = 0
+    for hand in _hands(CORPUS):
+        if (hand.site, hand.hand_id) not in want:
+            continue
+        player, street, players = want[hand.site, hand.hand_id]
+        last_chip = max(i for i, e in enumerate(hand.events) if isinstance(e, Action) and e.amount)
+        assert hand.events[last_chip].street is Street.SEVENTH  # the hand was played on
+        ev = allin_ev(hand, strict=True)
+        assert ev is not None
+        main = ev.pots[0]
+        assert (main.pot, main.street, main.players) == (0, street, players)
+        seat = {s.player: s for s in ev.seats}[player]
+        assert seat.all_in and seat.street is street and seat.at_stake == main.amount
+        assert seat.ev_collected == round(main.amount * main.equity[players.index(player)])
+        assert {v.pot for v in ev.pots} == {0}  # the side pot was played out on 7th
+        found += 1
+    assert found == len(want)
 
 
 @needs_corpus

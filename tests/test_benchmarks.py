@@ -75,9 +75,11 @@ def test_benchmark_script_writes_every_figure(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_equity_benchmark_runs_against_pokerkit(tmp_path: Path) -> None:
+    """At tiny sizes: every hand against an exact reference, the z-scores, the timing
+    rounds and the load average recorded (the figures themselves are not asserted)."""
     pytest.importorskip("pokerkit")
-    argv = ["--pk-samples", "50", "--big", "2000", "--ref-samples", "20000"]
-    argv += ["--exact-max", "100000", "--repeat", "1", "--out", str(tmp_path)]
+    argv = ["--pk-samples", "300", "--time-samples", "50", "--big", "2000", "--rounds", "2"]
+    argv += ["--out", str(tmp_path)]
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench_equity.py"), *argv],
         capture_output=True,
@@ -87,5 +89,63 @@ def test_equity_benchmark_runs_against_pokerkit(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     md = (tmp_path / "equity.md").read_text()
-    assert "| hand | reference | PokerKit | histkit |" in md
-    assert md.count("x |") == 5  # one row per hand, each with its speed ratio
+    assert "| hand | exact (deals) | PokerKit | histkit |" in md
+    assert "Load average (1 / 5 / 15 min)" in md and "--rounds 2" in md
+    r = json.loads((tmp_path / "equity.json").read_text())
+    assert (r["pk_samples"], r["time_samples"], r["big"], r["rounds"]) == (300, 50, 2000, 2)
+    assert len(r["load_start"]) == 3 and len(r["load_end"]) == 3
+    assert len(r["hands"]) == 5 and md.count("x (") == 10  # two speed ratios a hand
+    for hand in r["hands"]:
+        # one or two cards to come: the reference is an exact count, not an estimate
+        assert 0 < hand["deals"] <= 1_000_000 and sum(hand["exact"]) == pytest.approx(1.0)
+        assert len(hand["rounds"]) == 2 and all(x["ratio"] > 0 for x in hand["rounds"])
+        assert hand["z_pokerkit"] >= 0 and hand["z_histkit"] >= 0
+        assert len(hand["pokerkit"]) == len(hand["histkit"]) == len(hand["players"])
+
+
+@pytest.mark.slow
+def test_dask_benchmark_writes_every_figure(tmp_path: Path) -> None:
+    """`benchmarks/bench_dask.py` at a tiny size, one round: it starts its cluster, runs
+    every command, measures the per-task costs, and labels the figures with the rounds and
+    the load averages a reader needs to judge them."""
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    out = tmp_path / "bench"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_dask.py")]
+        + ["--hands", "40", "--rounds", "1", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    r = json.loads((out / "dask.json").read_text())
+    assert r["hands"] == 40 and r["rounds"] == 1
+    assert r["build"] == _native.status().describe()
+    for key in ("load_average_start", "load_average_end"):
+        assert len(r["machine"][key]) == 3 and all(v >= 0 for v in r["machine"][key])
+    commands = {
+        f"{kind} {how}"
+        for kind in ("parse", "parse --partition-by", "audit")
+        for how in ("--jobs 2", "--scheduler")
+    }
+    assert set(r["wall_seconds"]) == set(r["hands_per_second"]) == commands
+    assert all(len(v) == 1 for v in r["wall_seconds_each_round"].values())
+    assert all(v > 0 for v in r["wall_seconds"].values())
+    assert all(v > 0 for v in r["cluster_over_jobs2"].values())
+    costs = r["task_costs"]
+    for key in ("worker_cpu_seconds_per_hand", "worker_cpu_seconds_per_hand_partitioned"):
+        assert costs[key] > 0, key
+    assert costs["tasks"] >= 1 and costs["scheduler_seconds_per_task"] > 0
+    for table in (
+        r["this_machine"]["estimate_hands_per_second"],
+        *r["estimate_hands_per_second"].values(),
+    ):
+        assert set(table) == {"partitioned", "flat"} and all(v > 0 for v in table.values())
+    assert set(r["estimate_hands_per_second"]) == {"2", "8", "32", "128", "512", "2048"}
+
+    md = (out / "dask.md").read_text()
+    assert "medians of 1 round." in md and "load average" in md
+    assert "| `histkit parse --partition-by --scheduler` |" in md
+    assert "| this machine, measured |" in md and "| 2048 |" in md

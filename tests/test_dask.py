@@ -10,10 +10,13 @@ import json
 import logging
 import os
 import signal
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -184,17 +187,82 @@ def test_a_killed_worker_changes_nothing(
     _same(read_tables(tmp_path / "dask"), want)
 
 
-def _kill_a_busy_worker(client: distributed.Client) -> str | None:
-    """SIGKILL the process of a worker that is running a task now (its nanny starts a new
-    one); its address, or None if none was busy within a few seconds."""
+def _kill_a_busy_worker(
+    client: distributed.Client, *, prefix: str = "", until: threading.Event | None = None
+) -> str | None:
+    """SIGKILL the process of a worker that is running a task now (whose key starts with
+    `prefix`; its nanny starts a new one); its address, or None if none was busy within a
+    few seconds (or, given `until`, before it is set)."""
     pids = client.run(os.getpid)
-    for _ in range(100):
-        busy = [w for w, keys in client.processing().items() if keys and w in pids]
-        if busy:
-            os.kill(pids[busy[0]], signal.SIGKILL)
-            return str(busy[0])
+    deadline = time.monotonic() + 5
+
+    def waiting() -> bool:
+        return not until.is_set() if until is not None else time.monotonic() < deadline
+
+    while waiting():
+        for worker, keys in client.processing().items():
+            if worker in pids and any(str(k).startswith(prefix) for k in keys):
+                os.kill(pids[worker], signal.SIGKILL)
+                return str(worker)
         time.sleep(0.05)
     return None
+
+
+def test_a_killed_worker_in_a_flat_run_changes_nothing(
+    scheduler: str,
+    client: distributed.Client,
+    sessions: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, through the command line, for a flat result: the parent takes the tables
+    in input order, so a task Dask runs again after its worker died gives them in place."""
+    want = _local([sessions], tmp_path / "local", ())
+    monkeypatch.setattr(cluster, "SPAN_BYTES", 4_000)
+    monkeypatch.setattr(cluster, "TASK_BYTES", 4_000)
+    done = threading.Event()
+    killed: list[str | None] = []
+    killer = threading.Thread(
+        target=lambda: killed.append(
+            _kill_a_busy_worker(client, prefix="histkit-task-", until=done)
+        )
+    )
+    killer.start()
+    try:
+        argv = ["parse", str(sessions), "-o", str(tmp_path / "dask"), "-q", "--audit"]
+        assert main([*argv, "--scheduler", scheduler]) == 0
+    finally:
+        done.set()
+        killer.join()
+    assert killed[0] is not None, "no worker was running a task to kill"
+    _same(read_tables(tmp_path / "dask"), want)
+
+
+def test_histkit_scheduler_runs_on_the_cluster(
+    scheduler: str,
+    client: distributed.Client,
+    sessions: Path,
+    tmp_path: Path,
+    small_tasks: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """$HISTKIT_SCHEDULER, with neither --scheduler nor --jobs, sends the work to that
+    cluster (not to local processes), with the local run's tables."""
+    import histkit.parallel
+
+    want = _local([sessions], tmp_path / "local", ())
+
+    def no_local_processes(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the run used local processes")
+
+    monkeypatch.setattr(histkit.parallel, "run", no_local_processes)
+    monkeypatch.setenv("HISTKIT_SCHEDULER", scheduler)
+    with distributed.get_task_stream(client) as stream:
+        argv = ["parse", str(sessions), "-o", str(tmp_path / "dask"), "-q", "--audit"]
+        assert main(argv) == 0
+    keys = [str(t["key"]) for t in stream.data]
+    assert sum(k.startswith("histkit-task-") for k in keys) > 3
+    _same(read_tables(tmp_path / "dask"), want)
 
 
 def test_read_hands_as_dask_dataframes(
@@ -221,6 +289,38 @@ def test_read_hands_as_dask_dataframes(
     assert by_unit.sort_index().to_dict() == expected.sort_index().to_dict()
     assert len(expected) > 1  # cash in several currencies and tournament chips
     assert str(by_unit.dtype).startswith("int64")
+
+
+def test_read_hands_from_an_address_computes_on_the_cluster(
+    scheduler: str, client: distributed.Client, sessions: Path
+) -> None:
+    """`scheduler="tcp://..."` connects as `Client(address)` does, as Dask's default client,
+    so `.compute()` runs the partitions in the workers' processes, not in this one."""
+    pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    import histkit.dask
+
+    meta = pd.DataFrame({"pid": pd.Series([], dtype="int64")})
+
+    def where_computed(frame: Any) -> set[int]:
+        pids = frame.map_partitions(lambda _: pd.DataFrame({"pid": [os.getpid()]}), meta=meta)
+        return set(pids.compute()["pid"])
+
+    workers = set(client.run(os.getpid).values())
+    try:
+        frames = histkit.dask.read_hands([sessions], scheduler=scheduler, task_bytes=30_000)
+        ran = where_computed(frames["hands"])
+        assert ran and ran <= workers and os.getpid() not in ran
+        first = distributed.get_client()
+        # the same address again: the same client, still the default
+        again = histkit.dask.read_hands([sessions], scheduler=scheduler)
+        assert where_computed(again["seats"]) <= workers
+        assert distributed.get_client() is first
+    finally:
+        for made in histkit.dask._CLIENTS.values():
+            made.close()
+        histkit.dask._CLIENTS.clear()
 
 
 def test_audit_in_python(client: distributed.Client, sessions: Path) -> None:
@@ -266,17 +366,69 @@ def test_urls_in_and_out(tmp_path: Path) -> None:
     assert read_tables(tmp_path / "u")["hands"].num_rows > 400
 
 
-def test_scheduler_errors(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def hand_file(tmp_path: Path) -> str:
     from tests.test_packaging import HAND
 
+    f = tmp_path / "hand.txt"
+    f.write_text(HAND)
+    return str(f)
+
+
+@pytest.fixture
+def http_port() -> Iterator[int]:
+    """An HTTP server, as the dashboard's :8787 is when given for the scheduler's :8786: it
+    waits for a request line that Dask's handshake never sends."""
+    import http.server
+    import threading
+
+    class Quiet(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def babbling_port() -> Iterator[int]:
+    """A server that is not Dask's and answers at once (Dask reads its bytes as a message
+    of some exabytes: the MemoryError a review saw)."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+                time.sleep(0.2)
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield listener.getsockname()[1]
+    done.set()
+    listener.close()
+
+
+def test_scheduler_errors(
+    tmp_path: Path,
+    hand_file: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     out = str(tmp_path / "out")
-    f = str(tmp_path / "hand.txt")
-    Path(f).write_text(HAND)
 
     def error(*argv: str) -> str:
-        assert main(["parse", f, "-o", out, "-q", *argv]) == 2
+        assert main(["parse", hand_file, "-o", out, "-q", *argv]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1, err  # one line, no traceback
         return err
@@ -287,10 +439,95 @@ def test_scheduler_errors(
     monkeypatch.setenv("HISTKIT_SCHEDULER", "tcp://127.0.0.1:1")
     assert "HISTKIT_SCHEDULER: cannot reach" in error()
     assert not Path(out).exists()  # nothing was written for a run that could not start
-    assert main(["parse", f, "-o", out, "-q", "--jobs", "1"]) == 0  # --jobs: run here
+    assert main(["parse", hand_file, "-o", out, "-q", "--jobs", "1"]) == 0  # --jobs: run here
     monkeypatch.delenv("HISTKIT_SCHEDULER")
+    monkeypatch.setenv("HISTKIT_SCHEDULER_TIMEOUT", "soon")
+    assert "HISTKIT_SCHEDULER_TIMEOUT must be a number" in error("--scheduler", "tcp://h:8786")
+    monkeypatch.delenv("HISTKIT_SCHEDULER_TIMEOUT")
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask were not installed
     assert "pip install 'histkit[dask]'" in error("--scheduler", "tcp://127.0.0.1:8786")
+
+
+def test_what_answers_at_the_address_is_no_scheduler(
+    tmp_path: Path,
+    hand_file: str,
+    client: distributed.Client,
+    http_port: int,
+    babbling_port: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The dashboard's port given for the scheduler's (Dask's own client would wait for
+    ever), TLS without certificates, a file that is no scheduler file, a server that is not
+    Dask's, a worker's address: each one line, exit 2, within the time limit."""
+    monkeypatch.setenv("HISTKIT_SCHEDULER_TIMEOUT", "2")
+
+    def error(address: str) -> str:
+        argv = ["parse", hand_file, "-o", str(tmp_path / "out"), "-q", "--scheduler", address]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+        return err
+
+    http = f"tcp://127.0.0.1:{http_port}"
+    err = error(http)
+    assert f"no Dask scheduler answered at {http} within 2 s" in err and ":8787" in err
+    err = error(f"127.0.0.1:{babbling_port}")  # no scheme: tcp://
+    assert "no Dask scheduler answered" in err and "something else did" in err
+    assert "needs the cluster's certificates" in error(f"tls://127.0.0.1:{http_port}")
+    text = tmp_path / "not-a-scheduler-file.txt"
+    text.write_text("hello\n")
+    assert "is not a scheduler file" in error(str(text))
+    text.write_text(json.dumps({"type": "Scheduler"}))
+    assert "is not a scheduler file" in error(str(text))
+    text.write_text(json.dumps({"address": http}))  # a scheduler file naming the dashboard
+    assert f"no Dask scheduler answered at {http} (from {text})" in error(str(text))
+    worker = next(iter(client.scheduler_info()["workers"]))
+    assert "is a Dask worker, not the scheduler" in error(worker)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_client_that_cannot_start_is_closed(
+    hand_file: str, babbling_port: int, tmp_path: Path
+) -> None:
+    """When starting Dask's client itself fails (here: the identity check skipped, so it
+    meets the server that is not Dask's), the half-made client is closed at once: the
+    command says one line and ends, with no second traceback from `Client.__del__` as the
+    interpreter exits (which also waited 20 s)."""
+    script = (
+        "import sys\n"
+        "from histkit import cluster\n"
+        "from histkit.cli import main\n"
+        "cluster._ask_identity = lambda *a: None\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = ["parse", hand_file, "-o", str(tmp_path / "out"), "-q"]
+    argv += ["--scheduler", f"tcp://127.0.0.1:{babbling_port}"]
+    env = {**os.environ, "HISTKIT_SCHEDULER_TIMEOUT": "3"}
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,  # it ends: no client left waiting
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "cannot connect to the Dask scheduler" in proc.stderr
+
+
+def test_a_failed_start_leaves_no_client_open(
+    babbling_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    monkeypatch.setattr(cluster, "_ask_identity", lambda *a: None, raising=False)
+    with pytest.raises(cluster.ClusterError, match="cannot connect"):
+        cluster.connect(f"tcp://127.0.0.1:{babbling_port}", timeout=3)
+    gc.collect()
+    left = [o for o in gc.get_objects() if isinstance(o, distributed.Client)]
+    assert all(c.status == "closed" for c in left), [c.status for c in left]
 
 
 def test_a_result_at_a_url_is_whole_or_absent(tmp_path: Path) -> None:

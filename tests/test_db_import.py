@@ -282,6 +282,16 @@ def test_an_audit_asked_for_reads_again_a_file_imported_without_it(tmp_path: Pat
 # ------------------------------------------------------------------ schema versions
 
 
+def copy_rows(con: Any, current: Path) -> None:
+    """Fill an older layout's tables with a current database's rows (its columns only)."""
+    con.execute(f"ATTACH '{current}' AS cur (READ_ONLY)")
+    for table in [*TABLES, "files"]:
+        cols = [r[0] for r in con.execute(f'DESCRIBE "{table}"').fetchall()]
+        names = ", ".join(f'"{c}"' for c in cols)
+        con.execute(f'INSERT INTO "{table}" SELECT {names} FROM cur."{table}"')
+    con.execute("DETACH cur")
+
+
 def test_a_database_of_schema_version_1_is_migrated(tmp_path: Path) -> None:
     path = simulated(tmp_path / "s.txt", 6, seed=12)
     current = tmp_path / "current.duckdb"
@@ -290,12 +300,7 @@ def test_a_database_of_schema_version_1_is_migrated(tmp_path: Path) -> None:
     old = tmp_path / "old.duckdb"
     con = duckdb.connect(str(old))
     schema.create(con, upto=1)
-    con.execute(f"ATTACH '{current}' AS cur (READ_ONLY)")
-    for table in [*TABLES, "files"]:
-        cols = [r[0] for r in con.execute(f'DESCRIBE "{table}"').fetchall()]
-        names = ", ".join(f'"{c}"' for c in cols)
-        con.execute(f'INSERT INTO "{table}" SELECT {names} FROM cur."{table}"')
-    con.execute("DETACH cur")
+    copy_rows(con, current)
     assert schema.version(con) == 1
     assert "n_seats" not in [r[0] for r in con.execute("DESCRIBE hand_index").fetchall()]
     con.close()
@@ -305,6 +310,31 @@ def test_a_database_of_schema_version_1_is_migrated(tmp_path: Path) -> None:
         assert hdb.check(con) == []
     assert_same(dump(old), dump(current))
     assert hdb.import_paths([path], db=old).files_skipped == 1
+
+
+def test_a_version_3_database_has_its_all_in_rows_valued_again(tmp_path: Path) -> None:
+    """Version 4 values each pot of an all-in hand when its own last chip went in: the
+    rows a version 3 database holds are the earlier definition's (and have no `at_stake`).
+    Opening it migrates it; the next import reads every file again and replaces them."""
+    path = tmp_path / "t.txt"
+    write_session(path, "stud_hilo", 60, players=8, seed=104, tournament=True)
+    current = tmp_path / "current.duckdb"
+    hdb.import_paths([path], db=current)
+    old = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(old))
+    schema.create(con, upto=3)
+    con.execute("ALTER TABLE allin_ev DROP COLUMN at_stake")
+    copy_rows(con, current)
+    assert con.sql("select count(*) from allin_ev").fetchall()[0][0] > 0
+    con.execute("UPDATE allin_ev SET ev_collected = 0, ev_net = -contributed")  # stale rows
+    assert schema.version(con) == 3
+    con.close()
+
+    with hdb.connect(old) as con:
+        assert schema.version(con) == schema.SCHEMA_VERSION == 4
+        assert hdb.check(con) == []
+    assert hdb.import_paths([path], db=old).files_reread == 1
+    assert_same(dump(old), dump(current))
 
 
 def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:

@@ -297,6 +297,31 @@ def test_parse_holding_reads_down_and_up_cards_and_unknown_marks() -> None:
     assert H("As 2s 3d 4d 5h 6h 7c").down == parse_cards("As 2s 7c")  # stud order
     with pytest.raises(EquityError, match="not a card"):
         H("As 2z | 3d")
+    # a whole hand with unknown down cards keeps its positions: the 7th card is down
+    assert H("?? As 3d 4d 5h 6h ??") == Holding(parse_cards("As"), parse_cards("3d 4d 5h 6h"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # an eighth card was dropped without a word (the 8s of a hand of eight)
+        ("As 2s 3s 4s 5s 6s 7s 8s", "8 cards"),
+        # an unknown up card was dropped, so the player got one more card to come
+        ("As 2s | 3d ??", "among the up cards"),
+        ("As 2s | ?? 3d", "among the up cards"),
+        ("As 2s ?? 4d 5d 6d 7d", "among the up cards"),
+        ("As 2s | 3d | 4d", "more than one '|'"),
+    ],
+)
+def test_parse_holding_refuses_what_it_used_to_drop(text: str, message: str) -> None:
+    with pytest.raises(EquityError, match=message):
+        H(text)
+
+
+def test_a_negative_seed_is_an_equity_error_not_numpy_s() -> None:
+    holdings = [H("As 2s | 3d"), H("Kh Kd | Qc")]
+    with pytest.raises(EquityError, match="seed -1"):
+        equity("stud", holdings, method="monte_carlo", samples=100, seed=-1)
 
 
 # ------------------------------------------------------------------ the command line
@@ -357,6 +382,13 @@ def test_histkit_equity_samples_with_a_seed_and_says_how(
         (["--game", "stud", "As 2s | 3d", "Kh Kd | Qc", "--exact"], "too many to enumerate"),
         (["--game", "stud", "As 2s | Zd", "Kh Kd | Qc"], "not a card"),
         (["--game", "stud", "As 2s | 3d", "Kh Kd | Qc", "--samples", "1"], "at least 2"),
+        (["--game", "stud8", "As 2s | 3d", "Kh Kd | Qc", "--seed", "-5"], "--seed -5"),
+        (
+            ["--game", "stud8", "As 2s | 3d", "Kh Kd | Qc", "--samples", "10000001"],
+            "more than 10,000,000",
+        ),
+        (["--game", "stud", "As 2s 3s 4s 5s 6s 7s 8s", "Kh Kd | Qc"], "8 cards"),
+        (["--game", "stud", "As 2s | 3s ??", "Kh Kd | Qc"], "among the up cards"),
     ],
 )
 def test_histkit_equity_bad_input_is_a_one_line_usage_error(

@@ -65,6 +65,51 @@ def test_results_by_category_bars() -> None:
     assert "no starting hands known" in empty.texts[0].get_text()
 
 
+def _two_tournaments() -> pd.DataFrame:
+    """H holds a buried pair in two tournaments: +30 chips at 40/80 (T111: +0.375 big
+    bets), -125 chips at 100/200 (T222: -0.625 big bets)."""
+    import dataclasses
+
+    from histkit.model import Unit
+
+    from .stud_builder import build
+
+    chips = {"unit": Unit.CHIP, "currency": None, "hero": "H"}
+    won = build("t1", seats="H:1:1000 V:2:1000", cards={"H": "Qc Qd 4h", "V": "?? ?? 5s"},
+                streets={3: "V bring_in 20; H raise 20 40; V fold"}, uncalled=("H", 20),
+                collects="H:60", ante=10, small_bet=40, big_bet=80, **chips)  # fmt: skip
+    lost = build("t2", seats="H:1:1000 V:2:1000", cards={"H": "9c 9d 4h", "V": "?? ?? 5s"},
+                 streets={3: "V bring_in 50; H raise 50 100; V raise 100 200; H fold"},
+                 uncalled=("V", 100), collects="V:250", ante=25, small_bet=100, big_bet=200,
+                 minute=30, **chips)  # fmt: skip
+    return seat_facts(tables_from([dataclasses.replace(won, tournament_id="111"),
+                                   dataclasses.replace(lost, tournament_id="222")]))  # fmt: skip
+
+
+def test_results_by_category_pools_tournaments_in_big_bets() -> None:
+    """One bar per category however many tournaments: big bets of each level pool, as a
+    tracker pools them; the title says what was pooled."""
+    f = _two_tournaments()
+    assert f.loc[f["player"] == "H", "money_unit"].nunique() == 2
+    ax = plots.results_by_category(f, "H")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["buried pair (n=2)"]
+    assert ax.patches[0].get_width() == pytest.approx((0.375 - 0.625) / 2)
+    assert ax.get_title() == "H: results by starting hand (2 tournaments)"
+    one = plots.results_by_category(f[f["hand_id"] == "t1"], "H")
+    assert one.get_title() == "H: results by starting hand"
+
+
+def test_action_frequencies_pool_tournaments() -> None:
+    """Shares over every hand given, not the first tournament's alone: H completed in
+    both hands, and faced a raise (and folded) only in the second."""
+    ax = plots.action_frequencies(_two_tournaments(), "H")
+    third = [ax.patches[i * 5].get_height() for i in range(4)]  # each series' 3rd street
+    assert third[0] == 1.0  # reached: both hands
+    assert third[1] == pytest.approx(2 / 3)  # aggression: 2 completions, 1 fold
+    assert third[2] == 1.0  # fold to a bet: 1 of 1 (t2's raise)
+    assert ax.get_title() == "H: actions by street (2 tournaments)"
+
+
 def test_action_frequencies_bars() -> None:
     f = seat_facts(tables_from([_long_hand()]))
     ax = plots.action_frequencies(f, "A")

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import base64
 import re
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -16,7 +14,8 @@ from histkit.report import build_report, hand_replay
 from histkit.stats import frames
 from histkit.tables import tables_from
 
-from .conftest import needs_corpus
+from .chromium import chromium_shot, colour_pixels, has_chromium
+from .conftest import CORPUS, needs_corpus
 from .test_stats import _awards, _hilo_hands, _long_hand
 
 _DATA_IMG = re.compile(r'<img [^>]*src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
@@ -112,13 +111,38 @@ def test_hand_replay_reads_like_the_hand() -> None:
     page = hand_replay(fr, "ls1")
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "antes $0.01 $0.01 $0.02" in text  # each ante, then the pot
-    # 3rd street: A's cards and line, then B's; the pot after the street
-    assert "brings in $0.02 calls $0.02" in text and "completes to $0.04" in text
-    assert "checks raises to $0.08" in text and "bets $0.04 calls $0.04" in text
-    assert "bets $0.08" in text and "folds" in text
+    # 3rd street: A's cards and line, then B's, each action numbered in the street's
+    # order; the pot after the street
+    assert "1. brings in $0.02 3. calls $0.02" in text and "2. completes to $0.04" in text
+    assert "1. checks 3. raises to $0.08" in text and "2. bets $0.04 4. calls $0.04" in text
+    assert "1. bets $0.08" in text and "2. folds" in text
     assert "A collected $0.26" in text
     # cards are drawn as cards: a coloured suit each, a down card shaded
     assert re.search(r'<span class="card (spades|hearts|diamonds|clubs)', page)
+
+
+def test_hand_replay_keeps_the_order_across_players() -> None:
+    """Each player's actions are in his own column; the numbers give back the street's
+    order: read in number order, they are the hand's actions in sequence."""
+    from .test_stats import _hilo_hands
+
+    fr = frames(tables_from([_long_hand(), *_hilo_hands()]))
+    acts = fr["actions"][fr["actions"]["kind"] != "ante"]
+    for hand_id in ("ls1", "hl2"):
+        page = hand_replay(fr, hand_id)
+        players = re.findall(r"<th>([^<]+)<br>", page)
+        mine = acts[acts["hand_id"] == hand_id]
+        rows = re.findall(r'<tr class="street-head">(.*?)</tr>', page)
+        for street, row in zip(sorted(set(mine["street"])), rows, strict=True):
+            cells = re.findall(r"<td>(.*?)</td>", row)[1:]  # the street's name first
+            said = sorted(
+                (int(n), p)
+                for p, cell in zip(players, cells, strict=True)
+                for n in re.findall(r'<span class="nth"[^>]*>(\d+)\.</span>', cell)
+            )
+            want = mine[mine["street"] == street].sort_values("seq")["player"].tolist()
+            assert [n for n, _ in said] == list(range(1, len(want) + 1))
+            assert [p for _, p in said] == want, (hand_id, street)
 
 
 @needs_corpus
@@ -150,39 +174,7 @@ def test_report_cli_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-u
     assert "no such file" in capsys.readouterr().err
 
 
-def _chromium_shot(html: Path, shot: Path, size: str = "1300,3000") -> bytes:
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    subprocess.run(
-        [
-            chromium,
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--screenshot={shot}",
-            f"--window-size={size}",
-            html.as_uri(),
-        ],
-        check=True,
-        timeout=120,
-        capture_output=True,
-    )
-    return shot.read_bytes()
-
-
-def _colour_pixels(png: Path, rgb: tuple[int, int, int], tolerance: int = 40) -> int:
-    import numpy as np
-    from matplotlib import image
-
-    pixels = (image.imread(png)[..., :3] * 255).astype(int)
-    near = np.abs(pixels - np.array(rgb)).max(axis=-1) <= tolerance
-    return int(near.sum())
-
-
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no /usr/bin/chromium")
+@pytest.mark.skipif(not has_chromium(), reason="no chromium")
 def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     """The sample data's report in a browser: separate cash and tournament sections, and
     hands replayed with card glyphs in their suits' colours."""
@@ -199,7 +191,7 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert re.search(r'<span class="card hearts[^"]*"[^>]*>[0-9AKQJ]+\u2665</span>', text)
     page = tmp_path / "r.html"
     page.write_text(text, encoding="utf-8")
-    data = _chromium_shot(page, tmp_path / "shot.png")
+    data = chromium_shot(page, tmp_path / "shot.png")
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
     # one replayed hand alone, so that its cards fill the picture: hearts red, diamonds
     # blue, clubs green, as the four-colour deck draws them
@@ -208,6 +200,124 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     style = text[text.index("<style>") : text.index("</style>") + 8]
     one = tmp_path / "hand.html"
     one.write_text(f"<!DOCTYPE html><html><head>{style}</head><body>{hand}</body></html>")
-    _chromium_shot(one, tmp_path / "hand.png", "1300,1200")
+    chromium_shot(one, tmp_path / "hand.png", "1300,1200")
     for colour in ((0xC6, 0x28, 0x28), (0x15, 0x65, 0xC0), (0x2E, 0x7D, 0x32)):
-        assert _colour_pixels(tmp_path / "hand.png", colour) > 50, colour
+        assert colour_pixels(tmp_path / "hand.png", colour) > 50, colour
+
+
+def test_a_count_of_one_is_singular() -> None:
+    """'1 hand', '1 table', '(1 cash)', never '1 hands' or '1 cashes'."""
+    from histkit import plots
+    from histkit.stats import load, seat_facts
+
+    from .conftest import SAMPLE_DATA
+
+    one = dict(tables_from([_long_hand()]).items()) | {
+        "awards": _awards([("ls1", 0, "whole", "A", 26)]),
+        "violations": pd.DataFrame(columns=["hand_id", "code", "severity", "message"]),
+    }
+    plain = " ".join(re.sub(r"<[^>]+>", " ", build_report(one, "A")).split())
+    assert "1 hand · stud 1 · pokerstars · 1 table" in plain
+    assert "USD · 1 hand " in plain and "no violation in 1 hand." in plain
+    facts = seat_facts(one)
+    assert plots.cumulative_net(facts, "A").get_title() == "A: winnings over 1 hand"
+    # the sample tournaments: Hero cashed in one of the three he finished
+    tour = build_report(load([SAMPLE_DATA / "stud_hilo_tournament_150.txt"], audit=True), "Hero")
+    plain = " ".join(re.sub(r"<[^>]+>", " ", tour).split())
+    assert "4 tournaments, 3 with a known finish" in plain and "(1 cash)" in plain
+    assert not re.search(r"(?<![\d,.])1 (hands|tables|tournaments|cashes|records)\b", plain)
+
+
+def test_the_audit_coverage_sentence_counts_one_as_one() -> None:
+    from histkit.audit import AuditReport
+
+    full = AuditReport(hands=1, violations=(), coverage={"pots": 1, "pots_decided": 1})
+    assert full.checked_text() == "Checked in full: every action and every award of 1 pot."
+    part = AuditReport(
+        hands=2, violations=(), coverage={"pots": 1, "pots_decided": 0, "partly_checked": 1}
+    )
+    assert part.checked_text().startswith(
+        "Checked in full: 1 of 2 hands; the winners of 0 of 1 pot; 1 hand only in part"
+    )
+
+
+def test_the_title_counts_undated_hands() -> None:
+    """A hand with no start time (iPoker writes none) is not 'the session of' a day."""
+    import dataclasses
+
+    from .stud_builder import build
+
+    def hand(hid: str, minute: int) -> object:
+        return build(hid, seats="A:1:100 B:2:100", streets={3: "A bring_in 2; B fold"},
+                     cards={"A": "?? ?? 2c", "B": "?? ?? 9d"}, collects="A:4",
+                     minute=minute)  # fmt: skip
+
+    dated = [hand("d1", 0), hand("d2", 5)]
+    undated = [dataclasses.replace(hand(h, 0), started_at=None) for h in ("u1", "u2")]
+    title = re.compile(r"<h1>(.*)</h1>")
+    assert title.findall(build_report(tables_from(dated), "A")) == [
+        "A: the session of 01 January 2026"
+    ]
+    assert title.findall(build_report(tables_from([*dated, *undated]), "A")) == [
+        "A: 01 January 2026 and 2 undated hands"
+    ]
+    assert title.findall(build_report(tables_from([*dated, *undated[:1]]), "A")) == [
+        "A: 01 January 2026 and 1 undated hand"
+    ]
+    assert title.findall(build_report(tables_from(undated), "A")) == ["A: 2 undated hands"]
+
+
+@pytest.mark.skipif(not (CORPUS / "ipoker").is_dir(), reason="../shared/hands is absent")
+def test_the_title_counts_undated_hands_of_the_real_corpus() -> None:
+    """Player11 plays an iPoker sit-and-go (hands without a time) and a Merge freeroll of
+    22 June 2011: the title names the day and counts the iPoker hands."""
+    from histkit.stats import load
+
+    tables = load([CORPUS / "ipoker", CORPUS / "merge"], audit=True)
+    hands = tables["hands"].to_pandas()
+    seats = tables["seats"].to_pandas()
+    mine = hands[hands["hand_id"].isin(seats.loc[seats["player"] == "Player11", "hand_id"])]
+    undated = int(mine["started_at"].isna().sum())
+    assert undated > 0 and mine["started_at"].notna().any()
+    text = build_report(tables, "Player11")
+    assert re.findall(r"<h1>(.*)</h1>", text) == [
+        f"Player11: 22 June 2011 and {undated:,} undated hands"
+    ]
+
+
+def test_the_readme_links_files_that_exist() -> None:
+    """The README's pictures of the report (and every other file it links) are committed."""
+    from .conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(((?!https?:|#|mailto:)[^)\s#]+)", readme)
+    assert "docs/report-summary.png" in links and "docs/report-replay.png" in links
+    assert [link for link in links if not (ROOT / link).exists()] == []
+    for name in ("report-summary.png", "report-replay.png"):
+        data = (ROOT / "docs" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(data) < 300_000
+
+
+@pytest.mark.skipif(not has_chromium(), reason="no chromium")
+def test_the_readme_pictures_can_be_remade(tmp_path: Path) -> None:
+    """docs/screenshots.py draws them again from sample_data/: the summary, and a replayed
+    hand whose cards are drawn in the four suits' colours."""
+    import importlib.util
+
+    from matplotlib import image
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "docs" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    summary, replay = script.make_screenshots(tmp_path)
+    for png in (summary, replay):
+        height, width = image.imread(png).shape[:2]
+        assert width == script.WIDTH and 500 < height < 3000
+        assert png.stat().st_size < 300_000
+    for colour in ((0xC6, 0x28, 0x28), (0x15, 0x65, 0xC0), (0x2E, 0x7D, 0x32)):
+        assert colour_pixels(replay, colour) > 50, colour
+    # the summary's section rule and its winnings line are the report's blue
+    assert colour_pixels(summary, (0x1F, 0x4E, 0x79), 20) > 500

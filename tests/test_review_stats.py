@@ -13,7 +13,7 @@ import pytest
 from histkit.cli import main
 from histkit.stats import load, player_stats, seat_facts
 from histkit.tournaments import tournament_results, tournament_summary
-from tests.conftest import SAMPLE_DATA, needs_corpus
+from tests.conftest import CORPUS, SAMPLE_DATA, needs_corpus
 
 CASH = SAMPLE_DATA / "stud_hilo_cash_hero_500.txt"
 TOURNAMENT = SAMPLE_DATA / "stud_hilo_tournament_150.txt"
@@ -89,6 +89,46 @@ def test_tournament_levels_sort_by_size(capsys: pytest.CaptureFixture[str]) -> N
 def test_stakes_as_they_are_printed(written: str, capsys: pytest.CaptureFixture[str]) -> None:
     mine = rows(capsys, str(SAMPLE_DATA), "--player", "Hero", "--stakes", written)
     assert [r["money"] for r in mine] == ["USD"] and mine[0]["hands"] == 900
+
+
+def test_stakes_of_a_hand_without_a_currency_are_plain_numbers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A cash hand whose header names no currency: its stakes are the amounts, never
+    '0.04 nan/0.08 nan' (pandas gives the missing code as NaN)."""
+    from histkit.report import build_report
+    from histkit.tables import tables_from
+
+    from .stud_builder import build
+
+    hand = build("nc1", seats="A:1:100 B:2:100", streets={3: "A bring_in 2; B fold"},
+                 cards={"A": "?? ?? 2c", "B": "?? ?? 9d"}, collects="A:4",
+                 currency=None)  # fmt: skip
+    st = player_stats(tables_from([hand]), by="stakes")
+    assert set(st["stakes"]) == {"0.04/0.08"}
+    assert set(st["money"]) == {"unknown currency (pokerstars)"}
+    text = build_report(tables_from([hand]), "A")
+    assert "stud 0.04/0.08 · " in text and "nan" not in re.sub(r'src="[^"]*"', "", text)
+
+
+@pytest.mark.skipif(not (CORPUS / "kingsclub").is_dir(), reason="../shared/hands is absent")
+def test_kings_club_stakes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Kings Club writes amounts with no currency ("#39969428: Limit Seven Card Stud Hi-Lo
+    - 40/80"): stakes and amounts are plain numbers, in the table and in the report."""
+    kings = str(CORPUS / "kingsclub")
+    rc, out, err = run(capsys, "stats", kings, "--by", "stakes")
+    assert rc == 0, err
+    assert "40.00/80.00" in out and "44.00/88.00" in out and "nan" not in out
+    assert {str(r["stakes"]) for r in rows(capsys, kings, "--by", "stakes")} == {
+        "40.00/80.00",
+        "44.00/88.00",
+    }
+    from histkit.report import build_report
+
+    text = build_report(load([kings], audit=True), "Hero")
+    headers = re.findall(r"<h3>Hand #.*?</h3>", text)
+    assert headers and all("nan" not in h for h in headers)
+    assert any(" 40.00/80.00 · " in re.sub(r"<[^>]+>", "", h) for h in headers)
 
 
 def test_stakes_that_match_nothing_do_not_blame_the_player(

@@ -414,6 +414,19 @@ def test_sample_data_is_what_its_command_writes(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (SAMPLE_DATA / name).read_bytes(), name
 
 
+def test_sample_data_readme_quotes_the_figures_its_command_computes() -> None:
+    """sample_data/README.md's table of VPIP, WTSD and average pot is what
+    `python -m histkit.simulate.samples --figures sample_data` prints."""
+    from histkit.simulate.samples import figures
+    from tests.conftest import SAMPLE_DATA
+
+    if not any(SAMPLE_DATA.glob("*.txt")):
+        pytest.skip("sample_data/ holds no hand histories")
+    table = figures(SAMPLE_DATA)
+    assert table in (SAMPLE_DATA / "README.md").read_text()
+    assert "(4 tournaments)" in table  # several tournaments' chips are never averaged
+
+
 def test_sample_faults_are_found_under_the_default_profile() -> None:
     from tests.conftest import SAMPLE_DATA
 

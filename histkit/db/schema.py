@@ -20,7 +20,9 @@ ever added): such a table is rebuilt in SCHEMAS' column order, a new column of a
 child table that `hands` also has (its `site`) taken from the row's hand, and every file is
 marked to be read again by the next import that names it, so the new columns get values.
 A table of hands that is new (`allin_ev`, version 3) is created the same way, and every file
-marked to be read again, which gives the hands stored before their rows in it.
+marked to be read again, which gives the hands stored before their rows in it. A change of
+what a table's rows mean comes with a new column (`allin_ev`'s `at_stake`, version 4), so
+the same re-reading replaces the rows.
 """
 
 from __future__ import annotations
@@ -136,8 +138,22 @@ def _add_counts(con: duckdb.DuckDBPyConnection) -> None:
         )
 
 
+def _v3_to_v4(con: duckdb.DuckDBPyConnection) -> None:
+    """`allin_ev` values each pot when its own last chip went in (a short stack's main pot
+    on the street he went all-in, however long the others bet on): hands the rows stored
+    before left out or valued later. A database of version 3 has no `at_stake` column, so
+    `sync_columns` (which runs first) has added it and marked every file to be read again,
+    which replaces each hand's rows; this step has nothing left to do. The version keeps an
+    older histkit from writing rows of the earlier definition beside these."""
+    del con
+
+
 #: MIGRATIONS[i] brings a database of version i + 1 to version i + 2
-MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (_v1_to_v2, _v2_to_v3)
+MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (
+    _v1_to_v2,
+    _v2_to_v3,
+    _v3_to_v4,
+)
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from histkit.db.schema import version
+from histkit.words import plural
 
 if TYPE_CHECKING:
     import duckdb
@@ -103,10 +104,6 @@ def _size(n: int | None) -> str:
     return str(n)
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (many or word + 's')}"
-
-
 def text(d: dict[str, Any]) -> str:
     """What `histkit db` prints."""
     lines = [
@@ -129,8 +126,8 @@ def text(d: dict[str, Any]) -> str:
             lines.append("  " + "  ".join(cells).rstrip())
     audited = d["audited_hands"]
     lines.append(
-        f"Audited: {audited:,} of {d['hands']:,} hands "
-        f"({_plural(d['violations'], 'violation')} stored)."
+        f"Audited: {audited:,} of {plural(d['hands'], 'hand')} "
+        f"({plural(d['violations'], 'violation')} stored)."
     )
     f = d["files"]
     last = (
@@ -138,16 +135,16 @@ def text(d: dict[str, Any]) -> str:
     )
     lines.append(f"Files: {f['count']:,}, {_size(f['bytes'])}{last}.")
     lines.append(
-        f"Duplicates: {_plural(d['duplicates'], 'copy', 'copies')} of stored hands, not "
+        f"Duplicates: {plural(d['duplicates'], 'copy', 'copies')} of stored hands, not "
         "stored again."
     )
     lines.append(
-        f"Conflicts: {_plural(d['conflicts'], 'hand')} whose id is stored with "
+        f"Conflicts: {plural(d['conflicts'], 'hand')} whose id is stored with "
         "another text (listed with the errors)."
     )
     pending = d["pending"]
     lines.append(
-        f"Pending: {_plural(len(pending), 'hand')} not complete yet" + (":" if pending else ".")
+        f"Pending: {plural(len(pending), 'hand')} not complete yet" + (":" if pending else ".")
     )
     for p in pending[:EXAMPLES]:
         lines.append(f"  {p['file']}:{p['line']} ({p['reason']})")
@@ -157,11 +154,11 @@ def text(d: dict[str, Any]) -> str:
     skipped = sum(e["skipped"].values())
     detail = ", ".join(f"{g} {n:,}" for g, n in e["skipped"].items())
     lines.append(
-        f"Errors: {_plural(e['rejected'], 'hand')} rejected; "
-        f"{_plural(skipped, 'hand')} of other games skipped"
+        f"Errors: {plural(e['rejected'], 'hand')} rejected; "
+        f"{plural(skipped, 'hand')} of other games skipped"
         + (f" ({detail})" if detail else "")
-        + f"; {_plural(e['unknown_files'], 'file')} of no known site; "
-        f"{_plural(e['unreadable_files'], 'file')} unreadable" + (":" if e["first"] else ".")
+        + f"; {plural(e['unknown_files'], 'file')} of no known site; "
+        f"{plural(e['unreadable_files'], 'file')} unreadable" + (":" if e["first"] else ".")
     )
     for r in e["first"]:
         where = f"{r['file']}:{r['line']}" if r["line"] is not None else r["file"]

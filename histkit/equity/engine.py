@@ -486,6 +486,8 @@ def pot_equities(
         )
     if chosen is Method.MONTE_CARLO and samples < 2:
         raise EquityError("Monte Carlo needs at least 2 samples")
+    if chosen is Method.MONTE_CARLO and seed < 0:
+        raise EquityError(f"seed {seed}: a seed is a whole number from 0 up")
     rows = total if chosen is Method.EXACT else samples
     counts = [np.zeros(1 << (2 * len(p)), dtype=np.int64) for p in pot_list]
     values: Iterator[_Values]
@@ -529,6 +531,8 @@ def equities_of(
     by one. The simulator asks this once per street for every player still in."""
     if not problems:
         return []
+    if seed < 0:
+        raise EquityError(f"seed {seed}: a seed is a whole number from 0 up")
     deals = [_setup(game, h, d, community, None) for h, d in problems]
     shapes = {(d.own, d.shared, len(d.pool), tuple(len(k) for k in d.known)) for d in deals}
     if len(shapes) > 1 or samples < 2:

@@ -4,7 +4,9 @@ A stud hand is seven cards: two down and one up on 3rd street, one up on each of
 6th, one down on 7th. A `Holding` lists the cards known (down, up); the rest of the
 seven are unknown: cards still to come, or down cards nobody has seen. Text is written
 "down | up", e.g. "As 2s | 3d 4d 5h"; "?" or "??" marks a down card that is not known
-("?? ?? | Kh" is a board with two unseen down cards, the same as "| Kh").
+("?? ?? | Kh" is a board with two unseen down cards, the same as "| Kh"). An up card is
+never unknown (everyone at the table sees it): "??" among the up cards is refused, not
+dropped, since a card dropped there would silently change how many cards are to come.
 """
 
 from __future__ import annotations
@@ -46,28 +48,55 @@ class Holding:
 
 def parse_holding(text: str) -> Holding:
     """ "As 2s | 3d 4d 5h" -> Holding(down=(As, 2s), up=(3d, 4d, 5h)); without "|" every
-    card is a down card (a player whose whole hand is known, e.g. at showdown)."""
+    card is a down card, or, from four cards on, a whole hand in the order dealt (two
+    down, up to four up, the 7th down: a player's cards as a showdown lists them).
+
+    Refused rather than trimmed: more than seven cards, and "??" where an up card goes."""
     down_text, bar, up_text = text.partition("|")
-    if not bar:
-        down_text, up_text = text, ""
 
-    def cards(part: str) -> tuple[Card, ...]:
-        out = []
-        for token in part.replace(",", " ").split():
+    def tokens(part: str) -> list[str]:
+        return part.replace(",", " ").split()
+
+    def card(token: str) -> Card | None:
+        if token in _HIDDEN:
+            return None
+        try:
+            return parse_card(token)
+        except ValueError:
+            raise EquityError(f"not a card: {token!r} in {text!r}") from None
+
+    def unknown_up(token: str) -> EquityError:
+        return EquityError(
+            f"{token!r} among the up cards of {text!r}: an up card is seen by everyone, so "
+            "write it, or leave out one not dealt yet"
+        )
+
+    if bar:
+        ups = tokens(up_text)
+        if "|" in up_text:
+            raise EquityError(f"more than one '|' in {text!r}: write DOWN | UP")
+        for token in ups:
             if token in _HIDDEN:
-                continue
-            try:
-                out.append(parse_card(token))
-            except ValueError:
-                raise EquityError(f"not a card: {token!r} in {text!r}") from None
-        return tuple(out)
-
-    h = Holding(cards(down_text), cards(up_text))
-    if not bar and len(h.down) > MAX_DOWN:
-        # a whole known hand written without "|": the stud order is 2 down, 4 up, 1 down
-        d = h.down
-        h = Holding(d[:2] + d[6:7], d[2:6])
-    return h
+                raise unknown_up(token)
+        down = [c for t in tokens(down_text) if (c := card(t)) is not None]
+        return Holding(tuple(down), tuple(c for t in ups if (c := card(t)) is not None))
+    written = tokens(text)
+    if len(written) > 7:
+        raise EquityError(
+            f"{len(written)} cards in {text!r}: a stud hand has seven (write DOWN | UP)"
+        )
+    if len(written) <= MAX_DOWN:
+        return Holding(tuple(c for t in written if (c := card(t)) is not None))
+    # a whole hand in the order dealt: positions 1, 2 and 7 down, 3 to 6 up
+    down, up = [], []
+    for i, token in enumerate(written):
+        if 2 <= i <= 5:
+            if token in _HIDDEN:
+                raise unknown_up(token)
+            up.append(card(token))
+        elif (c := card(token)) is not None:
+            down.append(c)
+    return Holding(tuple(down), tuple(c for c in up if c is not None))
 
 
 def parse_dead(text: str | Iterable[str]) -> tuple[Card, ...]:

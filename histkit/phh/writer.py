@@ -200,12 +200,20 @@ def _actions(
     uncalled bets the record does not return (a site whose bettor collects them with the
     pot: PHH returns them, so they are no winnings). The showdown comes where PHH has it:
     when the betting is over with at most one player holding chips, before the cards
-    still to come (which the shows then reveal); else at the end."""
+    still to come (which the shows then reveal); else at the end.
+
+    Every card dealt is written: a card the record does not show (an opponent's 7th-street
+    card, which sites write no line for) is dealt as `??` before the street's betting, or
+    as the show named it once the showdown is out, so a reader deals nothing itself. A
+    record that writes no deals at all gets none (nothing says who was dealt what)."""
     sd = _Showdown(hand, index)
     ledger = Ledger(stacks)
     held = dict.fromkeys(index, 0)  # cards dealt so far
     out: list[str] = []
     unreturned: dict[str, int] = {}
+    writes_deals = any(isinstance(e, Deal) for e in hand.events)
+    community = False  # a community card was dealt: 7th street has no card of one's own
+    seat_order = list(index)
 
     def street_over(street: int | None) -> None:
         found = ledger.uncalled()
@@ -220,35 +228,53 @@ def _actions(
         held[p] += len(got)
         out.append(f"d dh {index[p]} " + "".join(map(_card, got)))
 
+    def complete_street() -> None:
+        """Each player still in holds the street's cards (a player holds as many as the
+        street's number, one less after a community card): the ones missing as unknown."""
+        if not writes_deals:
+            return
+        want = ledger.street - (1 if community and ledger.street == 7 else 0)
+        for p in sorted(ledger.live, key=seat_order.index):
+            if held[p] < want:
+                deal(p, [None] * (want - held[p]))
+
     def next_street(street: int) -> None:
-        if sd.done:  # a card the record left out, but the show names: dealt as shown
-            for p in sorted(ledger.live, key=list(index).index):
-                want = ledger.street  # a player holds as many cards as the street's number
-                if held[p] < want and len(sd.hands[p]) >= want:
-                    deal(p, sd.hands[p][held[p] : want])
+        complete_street()
+        if sd.done:
             if street > ledger.street:
                 out.extend(sd.actions(held))
         elif ledger.all_in() and sd.order:
             out.extend(sd.actions(held))
         street_over(street)
 
+    betting = False  # the street's betting has begun (its cards are all out)
     for e in hand.events:
         if isinstance(e, Deal):
             if e.street > ledger.street:
                 next_street(e.street)
+                betting = False
             deal(e.player, e.cards)
         elif isinstance(e, StreetStart):
             if e.street > ledger.street:
                 next_street(e.street)
+                betting = False
             if e.community is not None:
                 out.append(f"d db {e.community}")
+                community = True
         elif isinstance(e, Action):
             if e.street != ledger.street:
+                if e.street > ledger.street:
+                    complete_street()
                 street_over(e.street)
+                betting = False
             p, k = e.player, e.kind
             if k is ActionKind.ANTE:
                 ledger.dead(p, e.amount)
-            elif k is ActionKind.BRING_IN:
+                continue
+            if not betting:
+                complete_street()
+                betting = True
+            if k is ActionKind.BRING_IN:
                 out.append(f"{index[p]} pb")
                 ledger.put(p, e.amount)
             elif k in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE):
@@ -264,8 +290,12 @@ def _actions(
                 ledger.fold(p)
         elif isinstance(e, UncalledBet) and e.player in index:
             ledger.returned(e.player, e.amount)
-    if sd.done:  # the cards the record left out of the last street, as shown
-        next_street(ledger.street)
+    # a hand still contested at the end was dealt to 7th street: the streets the record
+    # stops short of (an all-in run-out it did not write) are dealt, as shown or unknown
+    last = 7 if writes_deals and len(ledger.live) > 1 else ledger.street
+    while ledger.street < last:
+        next_street(ledger.street + 1)
+    complete_street()
     street_over(None)
     out.extend(sd.actions())
     return out, unreturned

@@ -1,4 +1,5 @@
-"""Regenerate `sample_data/`: `python -m histkit.simulate.samples [OUTDIR]`.
+"""Regenerate `sample_data/`: `python -m histkit.simulate.samples [OUTDIR]`; print the
+figures its README quotes: `python -m histkit.simulate.samples --figures [DIR]`.
 
 Every file is simulated (never a copied real hand) from a fixed seed, so the command
 gives byte-identical files on every machine. The list below is the one place that says
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from histkit.simulate import SessionReport, write_session
 
-__all__ = ["SAMPLES", "write_samples", "main"]
+__all__ = ["SAMPLES", "figures", "write_samples", "main"]
 
 # payout faults an audit finds under the default `pokerstars` profile (the rake fault
 # needs the house's rake ceiling: see `house_profile`)
@@ -73,8 +74,50 @@ def write_samples(out: str | Path) -> list[tuple[Sample, SessionReport]]:
     return done
 
 
+def _money(minor: float, unit: str) -> str:
+    """An average amount of the file's money: "$0.50" (cents of USD), "670 chips"."""
+    if unit == "chip":
+        return f"{minor:,.0f} chips"
+    if unit == "USD":
+        return f"${minor / 100:,.2f}"
+    return f"{minor / 100:,.2f} {unit}"
+
+
+def figures(folder: str | Path) -> str:
+    """The README's table of each sample file, over all its players' hands together:
+
+    - VPIP: seats dealt in with a voluntary call, completion, bet or raise on 3rd street
+      (`histkit stats`' `vpip`, summed over every player), over all seats dealt in;
+    - WTSD: showdowns over the seats that saw 4th street, every player together;
+    - average pot: the mean, over the file's hands, of the total pot its summary writes
+      (rake included), in its money, and the mean of each hand's total pot in big bets
+      (in big bets only for a file of several tournaments, whose chips are never added).
+    """
+    from histkit.stats import load, seat_facts
+
+    lines = ["| file | VPIP | WTSD | average pot |", "|---|---:|---:|---:|"]
+    for s in SAMPLES:
+        tables = load([Path(folder) / s.file])
+        facts = seat_facts(tables)
+        hands = tables["hands"].to_pandas()
+        vpip = facts["vpip"].sum() / len(facts)
+        wtsd = facts["showdown"].sum() / facts["saw_4"].sum()
+        units = sorted(set(hands["money_unit"]))
+        big_bets = (hands["total_pot"] / hands["big_bet"]).mean()
+        if len(units) == 1:
+            pot = _money(hands["total_pot"].mean(), "chip" if s.tournament else units[0])
+            pot += f" ({big_bets:.1f} big bets)"
+        else:  # several tournaments: their chips are never added together
+            pot = f"{big_bets:.1f} big bets ({len(units)} tournaments)"
+        lines.append(f"| `{s.file}` | {100 * vpip:.1f}% | {100 * wtsd:.1f}% | {pot} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--figures"]:
+        print(figures(Path(args[1]) if len(args) > 1 else Path("sample_data")))
+        return 0
     out = Path(args[0]) if args else Path("sample_data")
     for s, r in write_samples(out):
         extra = f", {r.faults} faults in {r.sidecar.name}" if r.sidecar else ""

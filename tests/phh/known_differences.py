@@ -208,15 +208,36 @@ def _short_ante(case: Case) -> bool:
 
 
 def _side_pot_low(case: Case) -> bool:
-    """Stud hi/lo: a side pot in which no eligible player has a low, shared by tied high
-    hands, while another pot has a low: PokerKit halves it as if it had a low too (its low
-    half shared among the same players, who have none), so its odd chips fall otherwise."""
-    if case.stacks is None or case.hand.game is not Game.STUD_HILO or not _odd_chips_only(case):
+    """Stud hi/lo: a side pot in which no eligible player has a low, while another pot
+    has one: PokerKit halves it as if it had a low too, and shares its low half among the
+    side pot's players who are still in contention at its showdown (those who win
+    something; it kills the others' hands), none of whom has a low. Recognised by paying
+    the hand that way: PokerKit's stacks are those, give or take an odd chip a pot. (When
+    the side pot's players tie for the high, only its odd chips fall otherwise.)"""
+    if case.stacks is None or case.hand.game is not Game.STUD_HILO:
         return False
     awards = case.replay.awards
-    has_low = any(a.half is Half.LOW for a in awards)
-    shared = any(a.pot > 0 and a.half is Half.WHOLE and len(a.winners or ()) > 1 for a in awards)
-    return has_low and shared
+    if not any(a.half is Half.LOW for a in awards):
+        return False
+    winners = {p for a in awards for p in (a.winners or ())}
+    paid = dict(case.expected)
+    halved = False
+    for a in awards:
+        if a.pot == 0 or a.half is not Half.WHOLE or not a.winners:
+            continue
+        live = [p for p in a.eligible if p in winners]
+        if set(live) == set(a.winners) and len(a.winners) == 1:
+            continue  # its low half goes back to the one who takes the high: no change
+        low_half = a.amount // 2
+        for p, chips in a.expected:
+            paid[p] -= chips
+        for p in a.winners:
+            paid[p] += (a.amount - low_half) // len(a.winners)
+        for p in live:
+            paid[p] += low_half // len(live)
+        halved = True
+    most = len(case.replay.pots)
+    return halved and all(abs(case.stacks[p] - v) <= most for p, v in paid.items())
 
 
 def _merged_pots(case: Case) -> bool:

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from histkit.model import ActionKind, Collect, Deal, Game, Hand, PotKind, Street, Unit
+from histkit.model import ActionKind, Collect, Deal, Game, Hand, PotKind, Show, Street, Unit
 from histkit.phh import VARIANTS, PhhError, dumps, hand_fields, read_phh
 from histkit.phh.writer import level_number
 from histkit.reader import ParseIssue, iter_files, iter_hands
 from histkit.rules import Code, replay
 from histkit.simulate import simulate
+from tests.conftest import CORPUS
 
 
 def _read(text: str, name: str = "x.phh") -> list[Hand | ParseIssue]:
@@ -69,6 +70,90 @@ def test_every_field_phh_defines_for_stud(game: Game) -> None:
     assert "currency" not in tour_f and tour_f["_unit"] == "chip"
     assert tour_f["event"] == f"Tournament {tournament.tournament_id}"
     assert tour_f["level"] == level_number(tournament.level)
+
+
+def _cards_written(text: str) -> tuple[dict[str, int], bool]:
+    """Cards each player (p1, p2, ...) is dealt in a PHH text, and whether a community
+    card was dealt."""
+    f = tomllib.loads(text)
+    held: dict[str, int] = {}
+    for a in f["actions"]:
+        words = a.split()
+        if words[:2] == ["d", "dh"]:
+            held[words[2]] = held.get(words[2], 0) + len(words[3]) // 2
+    return held, any(a.startswith("d db") for a in f["actions"])
+
+
+def _cards_dealt(hand: Hand) -> dict[str, int]:
+    """Cards each player was really dealt: the street he folded on, else the last
+    street (7th at a showdown, the street the others folded on when they all did)."""
+    folded = {a.player: int(a.street) for a in hand.actions() if a.kind is ActionKind.FOLD}
+    players = list(dict.fromkeys(e.player for e in hand.events if isinstance(e, Deal)))
+    last = max(int(e.street) for e in hand.events if hasattr(e, "street"))
+    end = 7 if sum(1 for p in players if p not in folded) > 1 else last
+    return {p: folded.get(p, end) for p in players}
+
+
+def _every_card_is_written(hand: Hand) -> None:
+    if not any(isinstance(e, Deal) for e in hand.events):
+        return  # a record without deals: nothing says who was dealt what
+    held, community = _cards_written(dumps(hand))
+    labels = {p: f"p{i}" for i, p in enumerate(tomllib.loads(dumps(hand))["players"], 1)}
+    want = {
+        labels[p]: n - (1 if community and n == 7 else 0) for p, n in _cards_dealt(hand).items()
+    }
+    assert held == want, (hand.site, hand.hand_id)
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_every_card_dealt_is_written_the_unseen_as_unknown(game: Game) -> None:
+    """Sites write no line for an opponent's 7th-street card (it is dealt face down): the
+    PHH deals it all the same, as `??`, so a reader never deals a card itself."""
+    n = sevenths = 0
+    for tournament, seed in ((False, 1), (True, 2)):
+        for hand in simulate(game, 30, players=6, seed=seed, tournament=tournament):
+            _every_card_is_written(hand)
+            actions = tomllib.loads(dumps(hand))["actions"]
+            sevenths += any(a.startswith("d dh") and a.endswith(" ??") for a in actions)
+            n += 1
+    assert n == 60 and sevenths > 5  # showdowns with an opponent's unseen 7th card
+
+
+def test_unseen_seventh_street_cards_read_back_as_unknown_deals() -> None:
+    """The `d dh pN ??` of a card nobody saw is read as a 7th-street deal of an unknown
+    card: the hand read back deals every player at the showdown his seven cards, and the
+    audit finds nothing in it that it did not find in the text."""
+    checked = 0
+    for hand in simulate("stud", 40, players=4, seed=6):
+        folded = {a.player for a in hand.actions() if a.kind is ActionKind.FOLD}
+        players = {e.player for e in hand.events if isinstance(e, Deal)}
+        at_showdown = players - folded
+        if len(at_showdown) < 2:
+            continue
+        seventh = {
+            e.player for e in hand.events if isinstance(e, Deal) and e.street is Street.SEVENTH
+        }
+        back = _one(dumps(hand))
+        dealt = {e.player: e for e in back.events if isinstance(e, Deal) and e.street == 7}
+        assert at_showdown <= set(dealt), hand.hand_id
+        unwritten = at_showdown - seventh  # the record has no line for their 7th card
+        shown = {e.player: e.cards for e in hand.events if isinstance(e, Show)}
+        for p in unwritten:  # unknown, or (after an all-in showdown) as the show named it
+            card = dealt[p].cards
+            assert card == (None,) or card == shown[p][6:], (hand.hand_id, p, card)
+        assert not replay(back).errors
+        checked += bool(unwritten)
+    assert checked >= 5
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
+def test_every_card_dealt_in_a_real_hand_is_written() -> None:
+    n = 0
+    for hand in iter_hands([CORPUS]):
+        if isinstance(hand, Hand):
+            _every_card_is_written(hand)
+            n += 1
+    assert n > 300
 
 
 def test_names_of_any_characters_survive_toml() -> None:

@@ -214,6 +214,27 @@ def test_side_pot_low_half() -> None:
     _check(_hand("F7S/8", _HILO, [200, 200, 200], rich), AGREE)
 
 
+def test_side_pot_low_half_paid_to_another_player() -> None:
+    # A (the only low) is all-in on 3rd, B (trips) on 5th, C (kings) beats D (queens) in
+    # the last side pot. Side pot 1, of B, C and D, has no low: B takes all 39. PokerKit
+    # halves it, 20 to B's high and the low half of 19 shared by B and C (D, who wins
+    # nothing, is out of its showdown): C gets 9 chips he never won
+    cards = {
+        "A": "Ac 2d 3h 4s 7d Tc Td",
+        "B": "9c 9d 9h Jd Ks 5c 6d",
+        "C": "Kc Kd Qh Js 8c 2c Th",
+        "D": "Qc Qd Jh 8d 7c 3c 4c",
+    }
+    plan = ["D", "p1 pb", "p2 cbr 4", "p3 cc", "p4 cc", "p1 cc"]
+    plan += ["D", "p3 cbr 4", "p4 cc", "p2 cc", "D", "p2 cc", "p3 cbr 8", "p4 cc", "p2 cc"]
+    plan += ["D", "p3 cbr 8", "p4 cc", "D", "p3 cc", "p4 cc", "S"]
+    hand = _hand("F7S/8", cards, [4, 17, 200, 200], plan)
+    assert [p.amount for p in replay(hand).pots] == [16, 39, 16]
+    outcome = compare(hand)
+    assert outcome.kind == "side_pot_low_half", outcome.detail
+    assert "'C': (" in outcome.detail  # C is paid from a pot he did not win
+
+
 def _simulated(game: str, wanted: Callable[[Hand], bool], name: str) -> Hand:
     """The first simulated hand (eight players, cash and tournaments, seeds from 1) that
     `wanted` picks and on which PokerKit disagrees as `name`: for situations that need
