@@ -30,6 +30,7 @@ __all__ = [
     "AuditedHand",
     "Duplicates",
     "audit",
+    "audit_hand",
     "audit_paths",
     "audited",
     "replays",
@@ -54,6 +55,26 @@ class AuditedHand(NamedTuple):
     pots_decided: int = 0  # pots whose winners the cards settle
     unchecked: tuple[str, ...] = ()  # what could not be checked (empty: checked in full)
     complete: bool = True
+
+
+def audit_hand(
+    hand: Hand,
+    seen: set[tuple[str, str]] | None,
+    profile: RuleProfile | None = None,
+    digest: int | None = None,
+) -> tuple[AuditedHand, Replay | None]:
+    """One hand as the audit keeps it, and its replay: replayed unless its key (site, hand
+    id) is in `seen` already (a copy, counted and not replayed again: no replay); it joins
+    `seen` (None: every hand is replayed). The one place both the audit of hands and a
+    worker's chunk decide it."""
+    key = (hand.site, hand.hand_id)
+    if seen is not None:
+        if key in seen:
+            where = f"{hand.source.file}:{hand.source.line}" if hand.source.file else ""
+            return AuditedHand(hand.site, hand.hand_id, digest, where), None
+        seen.add(key)
+    rp = replay(hand, profile)
+    return audited(rp, digest), rp
 
 
 def audited(rp: Replay, digest: int | None = None) -> AuditedHand:
@@ -143,7 +164,10 @@ class AuditReport:
             "part (the record leaves facts out: --info lists what each could not check)."
         )
 
+    # errors and warnings by code: root causes and findings on their own (`by_code`), and
+    # the findings that follow from another (`follow_on_by_code`), counted apart
     by_code: dict[str, int] = field(default_factory=dict)
+    follow_on_by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
     # where a stored audit was read from (`stored_report`), None for an audit made now
     stored: str | None = None
@@ -174,10 +198,13 @@ class AuditReport:
                     "reported": v.reported,
                     "message": v.message,
                     "source": self.source_of.get(v.hand_id),
+                    "seq": v.seq,
+                    "caused_by": v.caused_by,
                 }
                 for v in shown
             ],
-            "by_code": dict(Counter(str(v.code) for v in shown)),
+            "by_code": by_code(shown, info=include_info),
+            "follow_on_by_code": by_code(shown, follow_ons=True, info=include_info),
             "rejected": [
                 {
                     "source_file": r.source_file,
@@ -212,6 +239,33 @@ class AuditReport:
                 ],
             },
         }
+
+
+def by_code(
+    found: Iterable[Violation], *, follow_ons: bool = False, info: bool = False
+) -> dict[str, int]:
+    """Findings by code: those that follow from no other (`follow_ons` False) or those that
+    do; errors and warnings only unless `info`."""
+    return dict(
+        Counter(
+            str(v.code)
+            for v in found
+            if (v.is_error or info) and (v.caused_by is not None) == follow_ons
+        )
+    )
+
+
+def _in_order(sources: Mapping[str, Any]) -> Callable[[Violation], tuple[int, int, int]]:
+    """Sort key: hands in the order read; a hand's findings across hands first (its
+    stacks as it starts), then its own in the order found (a root before what follows)."""
+    order = {hid: i for i, hid in enumerate(sources)}
+    last = len(order)
+
+    def key(v: Violation) -> tuple[int, int, int]:
+        at = order.get(v.hand_id, last)
+        return (at, -1, v.line) if v.seq is None else (at, v.seq, v.line)
+
+    return key
 
 
 def replays(
@@ -317,14 +371,13 @@ class _Tally:
         if continuity:
             # a rejected hand was played between its neighbours as much as a skipped one:
             # their stacks are not compared (no false alarm beside a damaged hand)
-            gaps = [_Gap(r.source_file, r.line) for r in self.rejected if r.line]
+            gaps = [_Gap(r.source_file, r.line, "rejected") for r in self.rejected if r.line]
             across = check_continuity([*self.stacks, *self.skipped, *gaps], profile)
             if self.left_out:
                 kept = {hid for _, hid in self.seen}
                 across = [v for v in across if v.hand_id in kept]
             found.extend(across)
-        order = {hid: i for i, hid in enumerate(self.sources)}
-        found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
+        found.sort(key=_in_order(self.sources))
         return AuditReport(
             hands=self.hands,
             violations=tuple(found),
@@ -334,7 +387,8 @@ class _Tally:
             sites=tuple(sorted(self.sites)),
             coverage=dict(self.coverage),
             partly_checked=tuple(self.partly),
-            by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
+            by_code=by_code(found),
+            follow_on_by_code=by_code(found, follow_ons=True),
             source_of=dict(self.sources),
             unreadable=tuple(self.unreadable),
             duplicates=Duplicates(
@@ -357,12 +411,10 @@ def audit(
     hand given twice (same site and hand id) is audited once; with no text to compare,
     its copies all count as copies."""
     tally = _Tally()
+    seen: set[tuple[str, str]] = set()
     for it in items:
         if isinstance(it, Hand):
-            if (it.site, it.hand_id) in tally.seen:
-                tally.add_audited(AuditedHand(it.site, it.hand_id, None, ""))  # a copy
-            else:
-                tally.add_audited(audited(replay(it, profile)))
+            tally.add_audited(audit_hand(it, seen, profile)[0])
         elif isinstance(it, Replay):
             tally.add_audited(audited(it))
         else:
@@ -459,6 +511,11 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
         names = ("hand_id", "code", "severity", "street", "line", "expected", "reported")
         vcols = [vt[c].to_pylist() for c in (*names, "message")]
         files = vt["source_file"].to_pylist() if "source_file" in vt.column_names else None
+        # (tables of an older histkit have no causes)
+        none = [None] * vt.num_rows
+        seqs, causes = (
+            vt[c].to_pylist() if c in vt.column_names else none for c in ("seq", "caused_by")
+        )
         for i, (hid, code, sev, street, line, exp, rep, msg) in enumerate(zip(*vcols, strict=True)):
             if not first_copy(hid, files[i] if files else None, int(line or 0)):
                 continue
@@ -472,10 +529,11 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
                     expected=_plain(exp),
                     reported=_plain(rep),
                     message=msg,
+                    seq=seqs[i],
+                    caused_by=causes[i],
                 )
             )
-    order = {hid: i for i, hid in enumerate(sources)}
-    found.sort(key=lambda v: (order.get(v.hand_id, len(order)), v.line))
+    found.sort(key=_in_order(sources))
 
     issues: dict[str, list[Any]] = {"rejected": [], "skipped": [], "unknown": [], "unreadable": []}
     et = tables.get("errors")
@@ -518,7 +576,8 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
         unknown=tuple(issues["unknown"]),
         sites=tuple(sorted({site for site, _ in first})),
         coverage=coverage,
-        by_code=dict(Counter(str(v.code) for v in found if v.is_error)),
+        by_code=by_code(found),
+        follow_on_by_code=by_code(found, follow_ons=True),
         source_of=sources,
         unreadable=tuple(issues["unreadable"]),
         duplicates=Duplicates(

@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from histkit.audit import AuditedHand, audited
+from histkit.audit import AuditedHand, audit_hand
 from histkit.model import Hand
 from histkit.reader import Chunk, ParseIssue, chunk_bytes, iter_chunks, parse_chunk
 from histkit.rules import RuleProfile, Violation
-from histkit.rules.replay import replay
 from histkit.tables import TableBuilder, Tables
 
 __all__ = ["ChunkResult", "HandKey", "default_jobs", "process_chunk", "run", "build_tables"]
@@ -104,7 +103,8 @@ def process_chunk(
     unknown: list[ParseIssue] = []
     kept: list[AuditedHand] = []
     digests: list[int | None] | None = [] if audit or keys else None
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str]] = set()  # hands read in this chunk
+    replayed: set[tuple[str, str]] = set()  # ... and replayed
     hand_keys: list[HandKey] = []
     for item in parse_chunk(chunk, site=site, digests=digests):
         if isinstance(item, Hand):
@@ -117,13 +117,11 @@ def process_chunk(
             if keys:
                 hand_keys.append(HandKey(*key, digest, item.source.line, not copy))
             if audit:
-                if copy and (builder is None or keys):
-                    where = f"{item.source.file}:{item.source.line}"
-                    kept.append(AuditedHand(item.site, item.hand_id, digest, where))
-                    continue
-                rp = replay(item, profile)
-                kept.append(audited(rp, digest))
-                if builder is not None:
+                # (a copy is replayed again for the tables, unless they keep a hand once)
+                once = replayed if builder is None or keys else None
+                a, rp = audit_hand(item, once, profile, digest)
+                kept.append(a)
+                if builder is not None and rp is not None:
                     builder.add_replay(rp)
             elif builder is not None and not (keys and copy):
                 builder.add_hand(item)

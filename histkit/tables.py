@@ -32,13 +32,13 @@ from histkit.model import (
     TableNote,
 )
 from histkit.money import parse_amount, parse_buy_in
+from histkit.rules.replay import Replay, replay
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from histkit.dialects.base import Dialect
     from histkit.rules import Violation
-    from histkit.rules.replay import Replay
 
 __all__ = [
     "SCHEMAS",
@@ -211,6 +211,10 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("reported", _STR),
             ("message", _STR),
             ("source_file", _STR),
+            # its place among the hand's findings, and the place of the one it follows
+            # from (null: a root cause, or a finding across hands such as continuity)
+            ("seq", _I32),
+            ("caused_by", _I32),
         ]
     ),
 }
@@ -344,15 +348,18 @@ class TableBuilder:
         return self.n_hands
 
     def add(self, item: Hand | Replay | IssueLike) -> None:
+        """A hand's rows, a replayed hand's rows with its awards and violations, or a
+        parse issue's. The builder tabulates; it never replays: a builder of the audit
+        tables takes `Replay`s (`tables_from(..., audit=True)` replays for you)."""
         if isinstance(item, Hand):
             if self.audit:
-                from histkit.rules.replay import replay
-
-                self.add_replay(replay(item))
-            else:
-                self.add_hand(item)
-        elif hasattr(item, "awards") and hasattr(item, "hand"):
-            self.add_replay(item)  # type: ignore[arg-type]
+                raise TypeError(
+                    f"hand {item.hand_id}: the audit tables need its replay "
+                    "(histkit.rules.replay(hand)), not the hand"
+                )
+            self.add_hand(item)
+        elif isinstance(item, Replay):
+            self.add_replay(item)
         else:
             self.add_issue(item)
 
@@ -397,6 +404,8 @@ class TableBuilder:
         v["reported"].append(None if x.reported is None else str(x.reported))
         v["message"].append(x.message)
         v["source_file"].append(source_file)
+        v["seq"].append(x.seq)
+        v["caused_by"].append(x.caused_by)
 
     def add_issue(self, issue: IssueLike) -> None:
         c = self._cols["errors"]
@@ -618,10 +627,11 @@ class TableBuilder:
 
 def tables_from(items: Iterable[Hand | IssueLike], *, audit: bool = False) -> Tables:
     """Tables of an iterable of hands and parse issues (as `histkit.reader.iter_hands`
-    yields); with `audit=True` each hand is replayed and `awards`/`violations` added."""
+    yields); with `audit=True` each hand is replayed under its site's rules and
+    `awards`/`violations` added."""
     b = TableBuilder(audit=audit)
     for it in items:
-        b.add(it)
+        b.add(replay(it) if audit and isinstance(it, Hand) else it)
     return b.build()
 
 

@@ -149,3 +149,25 @@ def test_dask_benchmark_writes_every_figure(tmp_path: Path) -> None:
     assert "medians of 1 round." in md and "load average" in md
     assert "| `histkit parse --partition-by --scheduler` |" in md
     assert "| this machine, measured |" in md and "| 2048 |" in md
+
+
+@pytest.mark.slow
+def test_phase_benchmark_accounts_for_the_audit(tmp_path: Path) -> None:
+    """`benchmarks/bench_phases.py` at a tiny size: every phase is timed, positive, and
+    written with the build and the load it ran under."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_phases.py")]
+        + ["--hands", "40", "--rounds", "1", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    r = json.loads((tmp_path / "phases.json").read_text())
+    assert r["hands"] == 40 and r["build"] == _native.status().describe()
+    assert len(r["load_average"]) == 3
+    phases = {"naive regex scan", "split", "classify", "handlers", "events", "feed", "settle"}
+    assert set(r["us_per_hand"]) == phases | {"audit"}
+    assert all(r["us_per_hand"][k] > 0 for k in phases - {"events"})
+    assert "| audit |" in (tmp_path / "phases.md").read_text()

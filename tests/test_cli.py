@@ -95,7 +95,7 @@ def test_audit_corpus_clean_in_every_format(tmp_path, capsys: pytest.CaptureFixt
     assert data["hands"] == 85 and data["violations"] == [] and data["by_code"] == {}
     assert main(["audit", str(POKERSTARS), "--format", "csv"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines == ["hand_id,code,severity,street,line,expected,reported,message"]
+    assert lines == ["hand_id,code,severity,street,line,expected,reported,message,seq,caused_by"]
 
 
 @needs_corpus

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from histkit.cards import DECK, Card, Suit, parse_card, parse_cards
+from histkit.cards import DECK, Card, parse_cards
 from histkit.evaluate import (
     NO_LOW,
     HandCategory,
@@ -25,8 +25,6 @@ from histkit.evaluate import (
     best_razz_five,
     board_high_value,
     board_low_value,
-    bring_in_key_high,
-    bring_in_key_razz,
     describe,
     high_category,
     high_name,
@@ -364,31 +362,6 @@ def test_board_low_ranking_for_razz() -> None:
     assert b(C("7c 6d 5h 4s")) > b(C("8c 3d 2h As"))  # highest card first
     assert b(C("Kc Kd 2h")) > b(C("2c 2d 2s"))  # a pair beats trips
     assert b(C("5c 4d 3h 2s")) == b(C("5s 4h 3d 2c"))  # no suit tie-break
-
-
-def test_bring_in_keys() -> None:
-    high_order = sorted(DECK, key=bring_in_key_high)
-    assert [str(c) for c in high_order[:5]] == ["2c", "2d", "2h", "2s", "3c"]
-    assert str(high_order[-1]) == "As"  # the ace is high: the last to bring in
-    assert bring_in_key_high(parse_card("Kc")) < bring_in_key_high(parse_card("Ac"))
-    razz_order = sorted(DECK, key=bring_in_key_razz)
-    assert [str(c) for c in razz_order[:5]] == ["Ks", "Kh", "Kd", "Kc", "Qs"]
-    assert [str(c) for c in razz_order[-4:]] == ["As", "Ah", "Ad", "Ac"]
-    assert (
-        len({bring_in_key_high(c) for c in DECK}) == len({bring_in_key_razz(c) for c in DECK}) == 52
-    )
-
-
-def test_bring_in_suit_order_is_a_parameter() -> None:
-    bridge_reversed = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-    twos = C("2c 2s")
-    assert min(twos, key=bring_in_key_high) == parse_card("2c")
-    assert min(twos, key=lambda c: bring_in_key_high(c, bridge_reversed)) == parse_card("2s")
-    kings = C("Kc Ks")
-    assert min(kings, key=bring_in_key_razz) == parse_card("Ks")
-    assert min(kings, key=lambda c: bring_in_key_razz(c, bridge_reversed)) == parse_card("Kc")
-    with pytest.raises(ValueError, match="suit order"):
-        bring_in_key_high(parse_card("2c"), (Suit.CLUBS, Suit.CLUBS, Suit.HEARTS, Suit.SPADES))
 
 
 # --- bad input -----------------------------------------------------------------------------

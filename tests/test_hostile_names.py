@@ -175,6 +175,8 @@ def test_audit_csv_neutralised_and_round_trips(hostile, tmp_path: Path) -> None:
         "expected",
         "reported",
         "message",
+        "seq",
+        "caused_by",
     ]
     assert len(rows) > 2
     cells = [c for r in rows for c in r]

@@ -37,6 +37,7 @@ from histkit.rules.continuity import check_continuity
 from histkit.rules.pots import Half
 from histkit.rules.profile import CASINO
 from histkit.rules.replay import replay
+from histkit.rules.violations import Code
 from histkit.simulate import (
     FAULT_KINDS,
     RakeSchedule,
@@ -368,12 +369,15 @@ def test_tournament_chips_levels_and_no_rake() -> None:
 
 def test_another_profile_is_obeyed_not_hard_wired() -> None:
     """With the casino profile (bet + 4 raises, burn cards) the simulator follows the
-    engine: five wagers on a street occur, and the casino replay finds nothing."""
+    engine: five wagers on a street occur, and the casino replay finds nothing but the
+    order of shows (the simulator writes every showdown first-seat first, the casino
+    order is the best board's: informational records)."""
     hands = list(simulate("stud", 300, players=8, seed=2, profile=CASINO))
     five = 0
     for h in parse_text(write_hands(hands)):
         assert isinstance(h, Hand)
-        assert replay(h, CASINO).violations == ()
+        found = replay(h, CASINO).violations
+        assert all(v.code is Code.SHOWDOWN_ORDER and not v.is_error for v in found), found
         wagers = Counter(
             a.street for a in h.actions() if a.kind in (ActionKind.BET, ActionKind.RAISE)
         )

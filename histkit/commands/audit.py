@@ -40,7 +40,10 @@ if TYPE_CHECKING:
     from histkit.sources import Source
     from histkit.stats import Filters
 
-FIELDS = ("hand_id", "code", "severity", "street", "line", "expected", "reported", "message")
+FIELDS = (
+    "hand_id", "code", "severity", "street", "line", "expected", "reported", "message", "seq",
+    "caused_by",
+)  # fmt: skip
 
 
 EXAMPLES = """\
@@ -254,9 +257,20 @@ def _csv(violations: tuple[Violation, ...]) -> str:
                 "" if v.expected is None else v.expected,
                 "" if v.reported is None else v.reported,
                 v.message,
+                "" if v.seq is None else v.seq,
+                "" if v.caused_by is None else v.caused_by,
             ]
         )
     return buf.getvalue()
+
+
+def _finding(v: Violation, lead: str) -> list[str]:
+    """One finding as text: its line, and what was expected and reported."""
+    street = f"street {int(v.street)}, " if v.street is not None else ""
+    out = [f"{lead}[{v.severity}] {v.code} ({street}line {v.line}): {v.message}"]
+    if v.expected is not None or v.reported is not None:
+        out.append(" " * (len(lead) + 4) + f"expected {v.expected}, reported {v.reported}")
+    return out
 
 
 def _site_rules(sites: tuple[str, ...]) -> str:
@@ -279,8 +293,15 @@ def _verdict(report: AuditReport, profile: str) -> str:
     parts = []
     if errors:
         hands = len({v.hand_id for v in errors})
-        codes = ", ".join(f"{c} {n}" for c, n in Counter(str(v.code) for v in errors).most_common())
-        parts.append(f"{plural(len(errors), 'violation')} in {plural(hands, 'hand')} ({codes})")
+        roots = [v for v in errors if v.caused_by is None]
+        codes = ", ".join(f"{c} {n}" for c, n in Counter(str(v.code) for v in roots).most_common())
+        found = f"{plural(len(errors), 'violation')} in {plural(hands, 'hand')}"
+        if len(roots) < len(errors):  # say how many problems the findings come to
+            found += (
+                f": {plural(len(roots), 'problem')} and "
+                f"{plural(len(errors) - len(roots), 'follow-on finding')}"
+            )
+        parts.append(f"{found} ({codes})")
     if report.rejected:
         parts.append(f"{plural(len(report.rejected), 'hand')} rejected by the parser")
     return (
@@ -296,12 +317,23 @@ def _text(
     out: list[str] = []
     for hand_id, group in groupby(shown, key=lambda v: v.hand_id):
         vs = list(group)
-        out.append(f"Hand #{hand_id}  ({report.source_of.get(hand_id, '?')})")
+        roots = sum(1 for v in vs if v.is_root)
+        follow = [v for v in vs if v.caused_by is not None]
+        counts = (
+            f": {plural(roots, 'problem')}, {plural(len(follow), 'follow-on finding')}"
+            if follow
+            else ""
+        )
+        out.append(f"Hand #{hand_id}  ({report.source_of.get(hand_id, '?')}){counts}")
+        under: dict[int, list[Violation]] = {}
+        for v in follow:
+            under.setdefault(v.caused_by, []).append(v)  # type: ignore[arg-type]
         for v in vs:
-            street = f"street {int(v.street)}, " if v.street is not None else ""
-            out.append(f"  [{v.severity}] {v.code} ({street}line {v.line}): {v.message}")
-            if v.expected is not None or v.reported is not None:
-                out.append(f"      expected {v.expected}, reported {v.reported}")
+            if v.caused_by is not None and v.caused_by in {x.seq for x in vs}:
+                continue  # listed under the finding it follows from
+            out += _finding(v, "  ")
+            for w in under.get(v.seq, ()) if v.seq is not None else ():
+                out += _finding(w, "    -> ")
         out.append("")
     for r in report.rejected:
         where = f"{r.source_file}:{r.line}" if r.line else r.source_file

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from histkit.cli import EXIT_OK, UsageError
+from histkit.commands._options import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from histkit.equity import Equity

@@ -24,6 +24,7 @@ __all__ = [
     "Dialect",
     "ParseIssue",
     "detector",
+    "dialect_for",
     "dialect_of",
     "get_dialect",
     "known_sites",
@@ -57,7 +58,7 @@ def register(cls: type[Dialect]) -> type[Dialect]:
     _INSTANCES.pop(cls.name, None)
     _DETECTORS.clear()
     _BY_SITE.clear()
-    from histkit.rules.replay import forget_sites
+    from histkit.rules.sites import forget_sites
 
     forget_sites()
     return cls
@@ -112,12 +113,18 @@ def _site_dialects(site: str) -> list[Dialect]:
 def dialect_of(hand: Hand) -> Dialect | None:
     """The dialect that read a hand (`Hand.dialect`), else its site's first; None for a
     site histkit does not know."""
-    if hand.dialect:
+    return dialect_for(hand.site, hand.dialect)
+
+
+def dialect_for(site: str, dialect: str | None) -> Dialect | None:
+    """The dialect named `dialect`, else `site`'s first; None for a site histkit does not
+    know (what `dialect_of` asks of a hand)."""
+    if dialect:
         try:
-            return get_dialect(hand.dialect).for_hand(hand)
+            return get_dialect(dialect).for_site(site)
         except ValueError:
             pass
-    found = _site_dialects(hand.site)
+    found = _site_dialects(site)
     return found[0] if found else None
 
 

@@ -79,7 +79,8 @@ __all__ = ["ABSOLUTE", "Absolute", "describe_words"]
 # (PokerStars' choices, the usual online rules): bet + 3 raises and the heads-up cap, the
 # suit order of bring-in ties, the open pair's double bet, short all-ins, an all-in bring-in,
 # odd chips inside a half, ties for first action, the community card.
-ABSOLUTE: RuleProfile = dataclasses.replace(POKERSTARS, name="absolute")
+# showdown order: one showdown in the real hands, no bet on its last street: not checked
+ABSOLUTE: RuleProfile = dataclasses.replace(POKERSTARS, name="absolute", showdown_order=None)
 
 _POTS = re.compile(r"(Main|Side) Pot(?: #\d+)?\(([^)]+)\)")
 _SETTLED = (HandCategory.PAIR, HandCategory.TWO_PAIR)

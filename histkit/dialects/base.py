@@ -391,11 +391,15 @@ class Dialect:
         text: str = write(hands, newline=newline)
         return text
 
-    def for_hand(self, hand: Hand) -> Dialect:
-        """The dialect whose house rules and way of writing apply to `hand`, which this
-        dialect read: itself (a format that carries hands of many sites, PHH, answers
-        with the hand's site's rules)."""
+    def for_site(self, site: str) -> Dialect:
+        """The dialect whose house rules and way of writing apply to a hand of `site` that
+        this dialect read: itself (a format that carries hands of many sites, PHH,
+        answers with that site's rules)."""
         return self
+
+    def for_hand(self, hand: Hand) -> Dialect:
+        """`for_site` of the hand's site."""
+        return self.for_site(hand.site)
 
     def header_match(self, line: str) -> re.Match[str] | None:
         """The line (without its line end) matched as this site's hand header, or None: the

@@ -82,7 +82,7 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.rules.profile import POKERSTARS, RuleProfile, ShortAllIn
+from histkit.rules.profile import POKERSTARS, RuleProfile, ShortAllIn, ShowdownOrder
 
 __all__ = ["BOVADA", "Bovada"]
 
@@ -93,7 +93,11 @@ __all__ = ["BOVADA", "Bovada"]
 # big bet on 4th (2633116884 "Double bets 20"); the rake at most 5% (R: $0.02 of $0.47 and
 # of $0.59, $3 of $150; K: the site's published 5%). No real hand settles the heads-up cap,
 # short all-in reopening, the all-in bring-in or odd chips: PokerStars' rules there.
-BOVADA: RuleProfile = dataclasses.replace(POKERSTARS, name="bovada", rake_max_percent=5)
+# showdown order (the real hands): the last bettor shows first in 6 of 6 showdowns after a bet
+# on the last street, the best board showing in 6 of 6 without one (the first seat in 2)
+BOVADA: RuleProfile = dataclasses.replace(
+    POKERSTARS, name="bovada", rake_max_percent=5, showdown_order=ShowdownOrder.BEST_BOARD
+)
 
 _A = ActionKind
 _ACE_CLUBS = parse_card("Ac")

@@ -27,6 +27,8 @@ from histkit.cards import Card, parse_card
 from histkit.dialects.fastpath import LineMatcher
 from histkit.dialects.sink import MAX_AMOUNT, UP3, HandError, HandSink, clip_line
 from histkit.model import ActionKind, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
+from histkit.rules.speed import SEVENTH as _SEVENTH
+from histkit.rules.speed import THIRD as _THIRD
 
 if TYPE_CHECKING:
     from histkit.dialects.base import Dialect, HandBlock
@@ -46,8 +48,6 @@ __all__ = [
 
 Handler = Callable[["LineReader", re.Match[str], int], None]
 
-_THIRD = Street.THIRD
-_SEVENTH = Street.SEVENTH
 _UP_TRUE = (True,)
 _UP_FALSE = (False,)
 _ZONES: dict[str, ZoneInfo] = {}

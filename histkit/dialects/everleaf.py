@@ -66,7 +66,7 @@ from histkit.dialects.sink import UP3
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
 from histkit.evaluate.scalar import high_value
 from histkit.model import ActionKind, Game, NoteKind, PotKind, SeatOutcome, Street, Unit
-from histkit.rules.profile import RuleProfile
+from histkit.rules.profile import RuleProfile, ShowdownOrder
 
 __all__ = ["EVERLEAF", "Everleaf", "describe_words"]
 
@@ -76,7 +76,9 @@ __all__ = ["EVERLEAF", "Everleaf", "describe_words"]
 # first, the open-pair double bet (285999989 bets $0.10 on 4th: the cards are unknown), suit
 # ties, the cap (no street has more than a bet and a raise), heads-up caps, short all-ins,
 # odd chips, or the rake (derived, so unchecked): PokerStars' rules, the usual online ones.
-EVERLEAF = RuleProfile(name="everleaf")
+# showdown order (the real hands): the last bettor first in 3 of 3 showdowns after a bet on
+# the last street, the first seat in 2 of 2 without one (the best board in neither)
+EVERLEAF = RuleProfile(name="everleaf", showdown_order=ShowdownOrder.FIRST_SEAT)
 
 _A = ActionKind
 _TID = re.compile(r"TID_(\d+)-\d+")

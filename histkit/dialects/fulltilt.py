@@ -82,6 +82,7 @@ __all__ = ["FULLTILT", "FullTilt"]
 # and from knowledge where no real hand settles it: bet + 3 raises, uncapped heads-up (no
 # hand reaches a cap), open pair on 4th allows the big bet, the all-in bring-in passes
 # clockwise, odd chips by card, ties for first action by seat, no burn arithmetic.
+# showdown order (AGGRESSOR, as PokerStars): the last bettor first in 2 of 2 real showdowns
 FULLTILT = dataclasses.replace(
     POKERSTARS, name="fulltilt", heads_up_uncapped=True, rake_max_percent=5
 )

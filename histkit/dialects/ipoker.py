@@ -101,15 +101,21 @@ from histkit.model import (
 from histkit.reading.split import HandBlock, ParseIssue
 from histkit.reading.xmlstream import XmlBreak, XmlElement, iter_xml_items
 from histkit.rules.profile import RakeSplit, RuleProfile
+from histkit.rules.speed import FOURTH as _FOURTH
+from histkit.rules.speed import SEVENTH as _SEVENTH
+from histkit.rules.speed import THIRD as _TH
 
 __all__ = ["IPOKER", "IPoker"]
 
-IPOKER = RuleProfile(name="ipoker", rake_split=RakeSplit.MAIN_FIRST)
+# showdown order: the XML lists the players' cards in seat order, whoever showed first (the
+# last bettor comes first in 0 of 10 showdowns after a bet): its order says nothing
+IPOKER = RuleProfile(name="ipoker", rake_split=RakeSplit.MAIN_FIRST, showdown_order=None)
 
 _GAMETYPE = re.compile(
     r"\s*(?P<game>.+?)(?:\s+(?P<sb>[$€£]?[\d.,]+)\s*/\s*(?P<bb>[$€£]?[\d.,]+))?"
     r"(?:\s+Ante\s+\S+)?\s*$"
 )
+
 _TOKENS: dict[str, Card | None] = {
     s + r: parse_card(("T" if r == "10" else r) + s.lower())
     for s in "CDHS"
@@ -117,7 +123,6 @@ _TOKENS: dict[str, Card | None] = {
 }
 _TOKENS["X"] = None
 _ROUNDS = {2: Street.THIRD, 3: Street.FOURTH, 4: Street.FIFTH, 5: Street.SIXTH, 6: Street.SEVENTH}
-_TH, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
 _K = ActionKind
 
 Stakes = tuple[int, int]

@@ -82,12 +82,14 @@ from histkit.dialects.builder import (
 from histkit.dialects.sink import UP3
 from histkit.model import ActionKind, Collect, Deal, Game, Half, PotKind, SeatOutcome, Street, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.rules.speed import SEVENTH as _SEVENTH
+from histkit.rules.speed import THIRD as _THIRD
 
 __all__ = ["KINGSCLUB", "KingsClub"]
 
+# showdown order (AGGRESSOR, as PokerStars): the last bettor first in 2 of 2 real showdowns
 KINGSCLUB: RuleProfile = dataclasses.replace(POKERSTARS, name="kingsclub")
 
-_THIRD, _SEVENTH = Street.THIRD, Street.SEVENTH
 _UP, _DOWN = (True,), (False,)
 _MIX = re.compile(r"\bmix\b", re.IGNORECASE)
 

@@ -98,6 +98,7 @@ from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["LEG_CODES", "MERGE", "Merge"]
 
+# showdown order (AGGRESSOR, as PokerStars): the last bettor first in 6 of 6 real showdowns
 MERGE: RuleProfile = dataclasses.replace(POKERSTARS, name="merge")
 
 # `multigametype` (and `gametype`) codes -> the leg as `<description type>` names it

@@ -68,7 +68,11 @@ from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["ONGAME", "OnGame"]
 
-ONGAME: RuleProfile = dataclasses.replace(POKERSTARS, name="ongame", rake_max_percent=5)
+# showdown order: the site writes no show lines (a shown hand is a summary seat line, in seat
+# order): its order says nothing of who showed first, not checked
+ONGAME: RuleProfile = dataclasses.replace(
+    POKERSTARS, name="ongame", rake_max_percent=5, showdown_order=None
+)
 
 _A = ActionKind
 _SEEN_WORDS = (HandCategory.TWO_PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.FULL_HOUSE)

@@ -86,6 +86,7 @@ __all__ = ["PARTYPOKER", "PartyPoker"]
 # odd chips, ties for first action: PokerStars' rules, the usual online ones; and the rake
 # comes from the main pot first (an uncalled bet, left in a pot of its own by a site that
 # writes no return line, is not raked).
+# showdown order (AGGRESSOR, as PokerStars): the last bettor first in 2 of 2 real showdowns
 PARTYPOKER = dataclasses.replace(
     POKERSTARS, name="partypoker", rake_max_percent=5, rake_split=RakeSplit.MAIN_FIRST
 )

@@ -44,16 +44,16 @@ class Phh(FileDialect):
                     digests[id(item)] = digest
             yield item
 
-    def for_hand(self, hand: Hand) -> Dialect:
+    def for_site(self, site: str) -> Dialect:
         """A PHH hand of a known site is audited under that site's house rules (its
         profile), as PHH writes it."""
-        got = _BY_SITE.get(hand.site)
+        got = _BY_SITE.get(site)
         if got is None:
             from histkit.dialects import site_profile
 
-            profile = self.profile if hand.site == self.site else site_profile(hand.site)
-            view = type(f"Phh_{hand.site}", (Phh,), {"profile": profile, "site": hand.site})
-            got = _BY_SITE[hand.site] = view()
+            profile = self.profile if site == self.site else site_profile(site)
+            view = type(f"Phh_{site}", (Phh,), {"profile": profile, "site": site})
+            got = _BY_SITE[site] = view()
         return got
 
 

@@ -55,6 +55,8 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
+from histkit.rules.speed import ANTE as _ANTE
+from histkit.rules.speed import THIRD as _THIRD
 
 __all__ = ["MAX_AMOUNT", "MAX_SEAT", "HandError", "HandSink", "UP3", "clip_line"]
 
@@ -110,8 +112,6 @@ MAX_SEAT: Final = 999
 # running totals of them) can reach int64's range.
 _MANY: Final = 500
 _SUM_LIMIT: Final = 2**62  # half of int64's range: a margin for a difference of two sums
-_THIRD: Final = Street.THIRD
-_ANTE: Final = ActionKind.ANTE
 
 
 class HandSink:

@@ -59,7 +59,9 @@ __all__ = ["PLAY_MONEY", "Winamax", "WINAMAX"]
 # tie on board): PokerStars' defaults, except the rake comes from the main pot first, so
 # the side pot the engine makes of an unmatched bet (which Winamax leaves in the pot and
 # pays back) is not raked.
-WINAMAX = RuleProfile(name="winamax", rake_split=RakeSplit.MAIN_FIRST)
+# showdown order: the last bettor shows first in 1 of the 2 real showdowns after a bet on the
+# last street; too little to say which order its lines follow: not checked
+WINAMAX = RuleProfile(name="winamax", rake_split=RakeSplit.MAIN_FIRST, showdown_order=None)
 
 PLAY_MONEY = "PLAY"  # the currency of Winamax's play-money tables (counted in hundredths)
 _TABLE_TID = re.compile(r"\((\d+)\)#\d+$")

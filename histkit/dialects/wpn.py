@@ -56,7 +56,9 @@ __all__ = ["WPN", "WinningPoker"]
 # (2019: Player1's open pair of threes on 4th and 5th, Player2's aces on 6th); no double-bet
 # line is printed. The rest (bet + 3 raises, heads-up too; suit order for ties; half-bet
 # all-ins; odd chips) no real hand settles: PokerStars' rules, the usual online ones.
-WPN: RuleProfile = dataclasses.replace(POKERSTARS, name="wpn")
+# showdown order: one real showdown, no bet on its last street; the 2016 client writes a shown
+# hand only as a summary seat line, in seat order: not checked
+WPN: RuleProfile = dataclasses.replace(POKERSTARS, name="wpn", showdown_order=None)
 
 
 # --------------------------------------------------------------------------- 2019+

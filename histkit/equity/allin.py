@@ -46,7 +46,6 @@ from histkit.equity.holding import EquityError, Holding
 from histkit.model import Action, ActionKind, Hand, Street
 from histkit.rules import HandState, Pot, Replay, replay
 from histkit.rules.games import spec_for
-from histkit.rules.profile import CASINO
 
 __all__ = [
     "EXACT_DEALS",
@@ -191,20 +190,7 @@ class _Walk:
 
 
 def _walk(hand: Hand) -> _Walk:
-    from histkit.dialects import dialect_of
-
-    d = dialect_of(hand)
-    st = HandState(
-        game=spec_for(hand.game),
-        profile=d.profile if d is not None else CASINO,
-        seats=hand.seats,
-        small_bet=hand.small_bet,
-        big_bet=hand.big_bet,
-        ante=hand.ante,
-        bring_in=hand.bring_in,
-        hand_id=hand.hand_id,
-        unit=hand.unit,
-    )
+    st = HandState.for_hand(hand)
     w = _Walk(st, [], [], [], [])
     for e in hand.events:
         st.apply(e)

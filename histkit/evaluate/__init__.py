@@ -8,7 +8,6 @@ numpy array of card indices and return the same values in bulk.
     low8_value (None = no low), razz_value          ace-to-five lows
     board_high_value, board_low_value               who acts first on 4th..7th street
     rank_boards                                     the same for every board at once
-    bring_in_key_high, bring_in_key_razz            who brings in (smallest key)
     high_name, low_name, low8_name, describe        PokerStars' words
     high_values_batch, low8_values_batch, razz_values_batch
 """
@@ -24,14 +23,11 @@ from histkit.evaluate.names import (
     name_low_value,
 )
 from histkit.evaluate.scalar import (
-    DEFAULT_SUIT_ORDER,
     best_high_five,
     best_low8_five,
     best_razz_five,
     board_high_value,
     board_low_value,
-    bring_in_key_high,
-    bring_in_key_razz,
     high_category,
     high_value,
     low8_value,
@@ -40,7 +36,6 @@ from histkit.evaluate.scalar import (
 )
 
 __all__ = [
-    "DEFAULT_SUIT_ORDER",
     "LOW_TOP",
     "NO_LOW",
     "HandCategory",
@@ -49,8 +44,6 @@ __all__ = [
     "best_razz_five",
     "board_high_value",
     "board_low_value",
-    "bring_in_key_high",
-    "bring_in_key_razz",
     "describe",
     "high_category",
     "high_name",

@@ -1,4 +1,4 @@
-"""One hand at a time: high, eight-or-better low, razz low, exposed boards, bring-in keys.
+"""One hand at a time: high, eight-or-better low, razz low, exposed boards.
 
 Every function is a handful of table lookups (see `_tables`): a card adds its rank's power
 of five (the rank multiset code) and bumps a suit counter; the code indexes the best-five
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
-from histkit.cards import Card, Suit
+from histkit.cards import Card
 from histkit.evaluate._tables import (
     BITS_SHIFT,
     CARD_KEY,
@@ -35,7 +35,6 @@ from histkit.evaluate._tables import (
 )
 
 __all__ = [
-    "DEFAULT_SUIT_ORDER",
     "high_value",
     "high_category",
     "low8_value",
@@ -43,15 +42,10 @@ __all__ = [
     "board_high_value",
     "board_low_value",
     "rank_boards",
-    "bring_in_key_high",
-    "bring_in_key_razz",
     "best_high_five",
     "best_low8_five",
     "best_razz_five",
 ]
-
-DEFAULT_SUIT_ORDER: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-"""Lowest to highest; PokerStars' and most casinos' bring-in order."""
 
 
 def _key(cards: Iterable[Card], most: int = 7) -> int:
@@ -172,29 +166,6 @@ def rank_boards(boards: Sequence[Sequence[Card | None]], *, high: bool = True) -
         cards = [c for c in bad if c is not None]
         raise ValueError(_complaint(cards, len(cards), 4))
     return out
-
-
-def _suit_pos(suit: Suit, suit_order: Sequence[Suit]) -> int:
-    if len(suit_order) != 4 or set(suit_order) != set(Suit):
-        raise ValueError(f"suit order must list the four suits once: {suit_order!r}")
-    return list(suit_order).index(suit)
-
-
-def bring_in_key_high(card: Card, suit_order: Sequence[Suit] = DEFAULT_SUIT_ORDER) -> int:
-    """Stud / stud hi/lo bring-in key: the SMALLEST key brings in.
-
-    Lowest rank (ace high), ties by suit, lowest suit first in `suit_order`.
-    """
-    return 4 * int(card.rank) + _suit_pos(card.suit, suit_order)
-
-
-def bring_in_key_razz(card: Card, suit_order: Sequence[Suit] = DEFAULT_SUIT_ORDER) -> int:
-    """Razz bring-in key: the SMALLEST key brings in, like `bring_in_key_high`.
-
-    Highest rank with the ace low, ties by the highest suit, so the K of the last suit in
-    `suit_order` (K spades by default) has the smallest key and an ace the largest.
-    """
-    return -(4 * card.rank.low + _suit_pos(card.suit, suit_order))
 
 
 def _best_five(

@@ -9,6 +9,9 @@ gives no skipped-hand records — no change of game inside a mixed rotation, and
 site numbers each table's hands (`Hand.table_hand`), consecutive numbers. When most of
 the players' stacks (three or more) moved at once, hands are missing between the two (a
 file that is a selection of hands): that is one info record, not an error per player.
+A hand the parser rejected between two hands of a file was played all the same: their
+stacks are not compared, and where they differ the later hand says why, in one info
+record, instead of reporting unexplained chips.
 """
 
 from __future__ import annotations
@@ -79,9 +82,11 @@ def check_continuity(
 ) -> list[Violation]:
     """Stack continuity over many hands. `items` may mix `Hand`s, `Replay`s, their
     `StackRecord`s and the parser's skipped-hand records (anything with kind == "skipped",
-    source_file, line), which mark hands of other games that were played in between."""
+    source_file, line), which mark hands of other games that were played in between, and
+    records of rejected hands (kind == "rejected"), which the hand after them names."""
     records: list[StackRecord] = []
     gaps: dict[str, list[int]] = {}
+    rejected: dict[str, list[int]] = {}
     for it in items:
         if isinstance(it, StackRecord):
             records.append(it)
@@ -89,8 +94,10 @@ def check_continuity(
             records.append(stack_record(it))
         elif isinstance(it, Hand):
             records.append(stack_record(replay(it, profile)))
-        elif getattr(it, "kind", None) == "skipped" and getattr(it, "source_file", None):
+        elif getattr(it, "kind", None) in _GAPS and getattr(it, "source_file", None):
             gaps.setdefault(str(it.source_file), []).append(int(it.line or 0))
+            if it.kind == "rejected":
+                rejected.setdefault(str(it.source_file), []).append(int(it.line or 0))
     groups: dict[tuple[str, str | None, str], list[StackRecord]] = {}
     seen: set[tuple[str, str]] = set()
     for r in records:
@@ -103,9 +110,45 @@ def check_continuity(
         group.sort(key=lambda r: (*r.order, r.file, r.line))
         for prev, cur in zip(group, group[1:], strict=False):
             if _gap_between(prev, cur, gaps):
+                out.extend(_after_rejected(prev, cur, rejected))
                 continue
             out.extend(_compare(prev, cur))
     return out
+
+
+_GAPS = ("skipped", "rejected")
+
+
+def _after_rejected(
+    prev: StackRecord, cur: StackRecord, rejected: dict[str, list[int]]
+) -> list[Violation]:
+    """One info record on `cur` when a rejected hand lies between it and `prev` in their
+    file and stacks changed between them (the chips went where that hand sent them)."""
+    if prev.file != cur.file:
+        return []
+    lo, hi = sorted((prev.line, cur.line))
+    lines = [ln for ln in rejected.get(cur.file, ()) if lo < ln < hi]
+    ends = dict(prev.final)
+    changed = [p for p, stack, _ in cur.seats if p in ends and ends[p] != stack]
+    if not lines or not changed:
+        return []
+    where = ", ".join(f"line {ln}" for ln in lines)
+    return [
+        Violation(
+            code=Code.STACK_CONTINUITY,
+            severity=Severity.INFO,
+            hand_id=cur.hand_id,
+            street=None,
+            line=cur.seats[0][2] if cur.seats else cur.line,
+            expected=None,
+            reported=len(changed),
+            message=(
+                f"{len(changed)} players' stacks changed between hand {prev.hand_id} and "
+                f"hand {cur.hand_id} at {cur.table}, across the hand the parser rejected "
+                f"between them ({where}): not compared."
+            ),
+        )
+    ]
 
 
 def _gap_between(a: StackRecord, b: StackRecord, gaps: dict[str, list[int]]) -> bool:

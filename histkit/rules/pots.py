@@ -12,11 +12,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from histkit.cards import Card
 from histkit.model import Half
-from histkit.rules.games import GameSpec, HighLow
-from histkit.rules.profile import OddChip, RakeSplit, RuleProfile
+from histkit.rules import showdown
+from histkit.rules.games import GameSpec
+from histkit.rules.profile import RakeSplit, RuleProfile
+from histkit.rules.speed import HALF_HIGH as _HALF_HIGH
+from histkit.rules.speed import HALF_LOW as _HALF_LOW
+from histkit.rules.speed import HALF_WHOLE as _HALF_WHOLE
+from histkit.rules.speed import HIGHLOW_HILO as _HIGHLOW_HILO
+from histkit.rules.speed import HIGHLOW_LOW as _HIGHLOW_LOW
+from histkit.rules.speed import ODD_BY_SEAT as _ODDCHIP_BY_SEAT
+from histkit.rules.speed import RAKE_MAIN_FIRST as _RAKESPLIT_MAIN_FIRST
+
+if TYPE_CHECKING:
+    from histkit.rules.state import HandState
 
 __all__ = [
     "Half",
@@ -27,6 +39,7 @@ __all__ = [
     "split_rake",
     "split_pot",
     "settle_pots",
+    "settle_hand",
 ]
 
 
@@ -75,16 +88,6 @@ class Settlement:
 
     def expected_total(self, player: str) -> int:
         return sum(a.expected_of(player) for a in self.awards)
-
-
-# enum members as globals (cheaper than the class attribute lookup, per hand)
-_RAKESPLIT_MAIN_FIRST = RakeSplit.MAIN_FIRST
-_ODDCHIP_BY_SEAT = OddChip.BY_SEAT
-_HALF_LOW = Half.LOW
-_HALF_WHOLE = Half.WHOLE
-_HALF_HIGH = Half.HIGH
-_HIGHLOW_LOW = HighLow.LOW
-_HIGHLOW_HILO = HighLow.HILO
 
 
 def build_pots(
@@ -318,4 +321,37 @@ def settle_pots(
         rake=rake,
         undecided=tuple([p for p in order if p in undecided]) if undecided else (),
         no_low=tuple(no_low),
+    )
+
+
+def settle_hand(st: HandState, rake: int, shown: Mapping[str, Sequence[Card]]) -> Settlement:
+    """The pots of a hand as the engine (`st`) ends it: the hands known are every live
+    player's whose cards are all known (and `shown`, player -> all their cards), the
+    community card added; a mucked hand nobody saw is dead."""
+    names, ledger = st.names, st.ledger
+    live = st.live_mask
+    known: dict[str, tuple[Card, ...]] = {}
+    for i in range(st.n):
+        if live >> i & 1:
+            cs = ledger.known(i)
+            if cs is not None:
+                known[names[i]] = cs
+    for p, given in shown.items():
+        known[p] = tuple(given)
+    community = ledger.community
+    if community is not None:
+        known = {p: cs + (community,) for p, cs in known.items() if community not in cs}
+    # a mucked hand is dead; "doesn't show" is the uncontested winner's line, not a concession
+    forfeits = {p for p in st.mucked if p not in known}
+    return settle_pots(
+        spec=st.spec,
+        profile=st.profile,
+        order=names,
+        contributions=st.contributions,
+        live=st.live,
+        all_in=st.all_in,
+        rake=rake,
+        known=known,
+        forfeits=forfeits,
+        evaluator=showdown,
     )

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from histkit.model import Street, Unit
 
-__all__ = ["Code", "Severity", "Violation", "money"]
+__all__ = ["Code", "Severity", "Violation", "money", "street_name"]
 
 
 class Code(StrEnum):
@@ -49,6 +49,7 @@ class Code(StrEnum):
     UNCHECKABLE_SHOWDOWN = "UNCHECKABLE_SHOWDOWN"
     GARBLED_CARD = "GARBLED_CARD"  # the site wrote something that is not a card
     DEALS_NOT_RECORDED = "DEALS_NOT_RECORDED"  # a record with no deal lines (info)
+    SHOWDOWN_ORDER = "SHOWDOWN_ORDER"  # someone else showed first than the profile says (info)
 
 
 class Severity(StrEnum):
@@ -59,7 +60,10 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One finding. `expected`/`reported` are plain values (ints in minor units or text)."""
+    """One finding. `expected`/`reported` are plain values (ints in minor units or text).
+    `seq`: its position among its hand's findings (None for a finding across hands, such
+    as stack continuity); `caused_by`: the `seq` of the finding of the same hand this one
+    follows from (`rules/causes.py`), None for a root cause and for what no rule links."""
 
     code: Code
     severity: Severity
@@ -69,10 +73,17 @@ class Violation:
     expected: str | int | None
     reported: str | int | None
     message: str
+    seq: int | None = None
+    caused_by: int | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity is not Severity.INFO
+
+    @property
+    def is_root(self) -> bool:
+        """A fault found on its own: an error or warning that follows from no other."""
+        return self.caused_by is None and self.severity is not Severity.INFO
 
 
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
@@ -90,3 +101,11 @@ def money(amount: int, unit: Unit, currency: str | None = None) -> str:
     if currency is None or currency in _SYMBOLS:
         return f"{sign}{_SYMBOLS.get(currency or 'USD')}{number}"
     return f"{sign}{number} {currency}"
+
+
+_STREET_NAMES = {n: f"{n}{'rd' if n == 3 else 'th'} street" for n in range(3, 8)}
+
+
+def street_name(street: int | None) -> str:
+    """A street as a message names it ("5th street"); "the hand" when there is none."""
+    return _STREET_NAMES.get(int(street or 3), "the hand")

@@ -44,9 +44,11 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
+from histkit.rules.order import shows_first_of
 from histkit.rules.pots import Pot, Settlement
-from histkit.rules.profile import POKERSTARS, RuleProfile
+from histkit.rules.profile import POKERSTARS, RuleProfile, ShowdownOrder
 from histkit.rules.state import HandState, PendingKind
+from histkit.rules.violations import Violation
 from histkit.simulate.config import RakeSchedule, Stakes, Style
 from histkit.simulate.policy import Choice, View, policy_for
 
@@ -140,7 +142,10 @@ class _Table:
         self.seats = seats
 
     # ------------------------------------------------------------------ events
-    def check(self, violations: Sequence[object], what: object) -> None:
+    def check(self, violations: Sequence[Violation], what: object) -> None:
+        """A violation the engine raises is a simulator bug (an informational record, such
+        as a showdown order other than the profile's, is not)."""
+        violations = [v for v in violations if v.is_error]
         if violations:
             raise SimulationError(
                 f"hand {self.setup.hand_id}: engine rejected {what!r}: "
@@ -308,20 +313,16 @@ class _Table:
 
     # -------------------------------------------------------------- showdown
     def showdown_order(self, contenders: list[str]) -> list[str]:
-        """The last aggressor of the last betting round shows first, then clockwise;
-        with no bet on that round, clockwise from seat 1 (what the corpus shows)."""
-        aggressor = None
-        for e in reversed(self.events):
-            if isinstance(e, StreetStart):
-                break
-            if isinstance(e, Action) and e.kind in (ActionKind.BET, ActionKind.RAISE):
-                aggressor = e.player
-                break
-        order = [p.name for p in self.players if p.name in contenders]
-        if aggressor in order:
-            i = order.index(aggressor)
-            order = order[i:] + order[:i]
-        return order
+        """Who shows first (`histkit.rules.order.shows_first_of`), then clockwise. The
+        simulator writes every site's showdowns in one order, whatever the profile's: the
+        last aggressor of the last betting round first, else the first seat (what
+        PokerStars' ring tables show)."""
+        seated = [p.name for p in self.players if p.name in contenders]
+        first = shows_first_of(self.state, ShowdownOrder.FIRST_SEAT)
+        if first is not None and self.state.names[first] in seated:
+            i = seated.index(self.state.names[first])
+            seated = seated[i:] + seated[:i]
+        return seated
 
     def hand_cards(self, name: str) -> list[Card]:
         return self.cards[name] + ([self.community] if self.community else [])

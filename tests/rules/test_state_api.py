@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
 from histkit.cards import parse_card
-from histkit.model import Action, ActionKind, Deal, Game, Seat, Show, Street, StreetStart, Unit
+from histkit.dialects.sink import UP3
+from histkit.model import (
+    Action,
+    ActionKind,
+    Deal,
+    Game,
+    Hand,
+    Seat,
+    Show,
+    Street,
+    StreetStart,
+    Unit,
+)
 from histkit.rules import (
     CASINO,
     POKERSTARS,
@@ -18,6 +31,8 @@ from histkit.rules import (
     load_profile,
 )
 from histkit.rules.profile import BringInAllIn, ShortAllIn
+from histkit.simulate import simulate_with_faults
+from tests.rules.mutate import mutate
 
 
 def _state(profile=POKERSTARS, stacks=(100, 100, 100)) -> HandState:
@@ -169,3 +184,53 @@ def test_profiles_load_from_toml_and_by_name(tmp_path: Path) -> None:
         load_profile(bad)
     with pytest.raises(ValueError, match="no such profile"):
         load_profile("nowhere")
+
+
+def _state_of(hand: Hand, profile=POKERSTARS) -> HandState:
+    return HandState(
+        game=hand.game,
+        profile=profile,
+        seats=hand.seats,
+        small_bet=hand.small_bet,
+        big_bet=hand.big_bet,
+        ante=hand.ante,
+        bring_in=hand.bring_in,
+        hand_id=hand.hand_id,
+        unit=hand.unit,
+    )
+
+
+def test_a_query_does_not_open_the_betting() -> None:
+    """A and B are dealt; C, who posted no ante, is dealt last with the lowest card and
+    brings in. Asking who acts after B's deal must not fix the bring-in on B (the engine
+    did once: a query opened the betting)."""
+    st = _state()
+    st.apply(Action(Street.THIRD, "A", ActionKind.ANTE, 1))
+    st.apply(Action(Street.THIRD, "B", ActionKind.ANTE, 1))
+    st.apply(StreetStart(Street.THIRD))
+    for p, text in (("A", "Ah Kh Kd"), ("B", "2s 3s Qh")):
+        st.apply(Deal(Street.THIRD, p, tuple(parse_card(t) for t in text.split()), UP3))
+    assert st.pending().player == "B" and st.legal().player == "B" and st.to_act() == "B"
+    assert st.bring_in_player == "B"  # as the cards dealt so far say
+    late = st.apply(Deal(Street.THIRD, "C", tuple(parse_card(t) for t in ["4s", "5s", "2c"]), UP3))
+    assert [v.code for v in late] == [Code.ANTE]  # dealt in without posting the ante
+    assert st.bring_in_player == "C" and st.pending().player == "C"
+    assert _act(st, "C", "bring_in", 2) == []
+
+
+def test_queries_change_nothing() -> None:
+    """Asking `pending`, `legal` and `to_act` before every event, or never, gives the same
+    violations, over simulated hands and random faults planted in them."""
+    rng = random.Random(11)
+    hands = [h for h, _ in simulate_with_faults(Game.STUD, 60, players=6, seed=3, faults=0.2)]
+    checked = 0
+    for h in hands:
+        for bad in (h, mutate(h, rng, 2), mutate(h, rng, 3)):
+            asked, quiet = _state_of(bad), _state_of(bad)
+            for e in bad.events:
+                before = (asked.pending(), asked.legal(), asked.to_act())
+                assert (asked.pending(), asked.legal(), asked.to_act()) == before
+                assert asked.apply(e) == quiet.apply(e)
+            assert asked.finish() == quiet.finish()
+            checked += 1
+    assert checked == 180

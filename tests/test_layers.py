@@ -1,0 +1,62 @@
+"""The package's layers import downwards only: the command modules never import the
+command-line entry point back (`histkit.cli` imports them), and the tables module builds
+rows without replaying hands behind the caller's back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import histkit
+from histkit.tables import TableBuilder
+
+ROOT = Path(histkit.__file__).parent
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "commands").glob("*.py")), ids=lambda p: p.name)
+def test_commands_never_import_the_cli(path: Path) -> None:
+    assert "histkit.cli" not in _imports(path)
+
+
+def test_a_builder_of_audit_tables_takes_replays_not_hands() -> None:
+    from histkit.rules import replay
+    from histkit.simulate import simulate
+
+    hand = next(iter(simulate("razz", 1, players=3, seed=1)))
+    b = TableBuilder(audit=True)
+    with pytest.raises(TypeError, match="replay"):
+        b.add(hand)
+    b.add(replay(hand))
+    assert b.build().hands.num_rows == 1
+
+
+def test_enum_members_are_aliased_in_one_place() -> None:
+    """The speed idiom of enum members as module constants lives in `rules/speed.py`:
+    no other module assigns an enum member to a module-level name."""
+    import re
+
+    alias = re.compile(
+        r"^_?[A-Z][A-Z_0-9]*(?:, *_?[A-Z][A-Z_0-9]*)*(?:: Final)? = "
+        r"(?:Street|ActionKind|PotKind|Half|Game|SeatOutcome|Unit|Phase|HighLow|RakeSplit"
+        r"|OddChip|Severity)\.",
+        re.M,
+    )
+    found = [
+        str(p.relative_to(ROOT))
+        for p in ROOT.rglob("*.py")
+        if p.name != "speed.py" and alias.search(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
