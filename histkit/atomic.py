@@ -43,10 +43,16 @@ def _fsync_file(path: Path) -> None:
 def atomic_path(target: str | Path) -> Iterator[Path]:
     """A temporary path beside `target` to write to; moved onto `target` when the block
     ends normally, removed when it raises (KeyboardInterrupt included). A target that is
-    a folder is refused up front, before any work is spent on it."""
+    a folder is refused up front, before any work is spent on it; one that is neither a
+    file nor a folder (a device, a pipe) is written directly."""
     target = Path(target)
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a folder", str(target))
+    if target.exists() and not target.is_file():
+        # a device or a pipe (/dev/stdout, a FIFO): written in place, as a rename would
+        # replace the device itself with a file (and needs a folder one may write in)
+        yield target
+        return
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     try:
         yield tmp

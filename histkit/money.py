@@ -20,7 +20,10 @@ __all__ = [
     "money_unit_of",
     "parse_amount",
     "parse_buy_in",
+    "STAKES_FORMS",
+    "is_stakes",
     "stakes_label",
+    "stakes_match",
 ]
 
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "CAD": "C$", "AUD": "A$"}
@@ -157,3 +160,33 @@ def parse_buy_in(
     if len(amounts) == 1:
         return amounts[0], None, units.pop()
     return sum(amounts[:-1]), amounts[-1], units.pop()
+
+
+#: The forms `stakes_match` takes, as `--by stakes` prints them (for messages).
+STAKES_FORMS = '"$0.04/$0.08 USD", "$0.04/$0.08", "0.04/0.08", a tournament level "100/200"'
+_STAKE_AMOUNT = r"(?:[A-Z]{0,2}[$\u20ac\u00a3])?\d[\d,]*(?:\.\d+)?(?: [A-Z]{3})?"
+_STAKES = re.compile(rf"{_STAKE_AMOUNT}/{_STAKE_AMOUNT}(?: [A-Z]{{3}})?", re.IGNORECASE)
+
+
+def _stakes_text(wanted: str) -> str:
+    """`wanted` as the labels write it: no spaces around the slash, codes in capitals."""
+    return re.sub(r"\s*/\s*", "/", wanted.strip()).upper()
+
+
+def is_stakes(wanted: str) -> bool:
+    """Whether `wanted` has a form of stakes `stakes_match` can match (`STAKES_FORMS`):
+    a small and a big bet, each with a symbol or a code or neither, and a code after."""
+    return _STAKES.fullmatch(_stakes_text(wanted)) is not None
+
+
+def stakes_match(labels: pd.Series, wanted: str) -> pd.Series:
+    """Which stakes labels ("$0.04/$0.08 USD", "200/400") `wanted` names: the label itself,
+    the label without its currency code ("$0.04/$0.08"), or, written with no currency at
+    all, the same numbers ("0.04/0.08"); codes in any case."""
+    text = _stakes_text(wanted)
+    without_code = labels.str.replace(r" [A-Z]{3}$", "", regex=True)
+    hit = labels.eq(text) | without_code.eq(text)
+    if not any(c.isalpha() or not (c.isdigit() or c in "./,") for c in text):
+        digits = text.replace(",", "")
+        hit |= labels.str.replace(r"[^0-9./]", "", regex=True).eq(digits)
+    return hit

@@ -27,7 +27,15 @@ from histkit.dialects.filebase import FileDialect
 from histkit.dialects.sink import clip_line
 from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import Hand
-from histkit.reading.archive import ARCHIVE_SUFFIXES, container_kind, open_source, stream_kind
+from histkit.reading.archive import (
+    ARCHIVE_SUFFIXES,
+    HAND_HISTORY_SUFFIXES,
+    NAMED_SUFFIXES,
+    OPENED_SUFFIXES,
+    container_kind,
+    open_source,
+    stream_kind,
+)
 from histkit.reading.archive import ERRORS as ARCHIVE_ERRORS
 from histkit.reading.archive import members as archive_members
 from histkit.reading.decode import (
@@ -57,6 +65,7 @@ __all__ = [
     "ParseIssue",
     "Span",
     "file_dialect",
+    "folder_contents",
     "iter_chunks",
     "iter_files",
     "iter_hands",
@@ -64,6 +73,7 @@ __all__ = [
     "parse_chunk",
     "parse_text",
     "read_file_text",
+    "sniff_sites",
 ]
 
 
@@ -75,17 +85,25 @@ def read_file_text(path: str | Path, *, fallback: str = "cp1252") -> str:
     return decode_bytes(data, fallback=fallback)
 
 
-HAND_HISTORY_SUFFIXES = (".txt", ".xml", ".phh", ".phhs")
 _FOLDER_SUFFIXES = HAND_HISTORY_SUFFIXES + ARCHIVE_SUFFIXES  # archives: read, or named
+
+
+def folder_contents() -> str:
+    """What `iter_files` reads in a folder, for messages ("no hand histories in ..."):
+    said from the suffixes it decides by, so a message cannot fall behind them."""
+    files = ", ".join(f"*{s}" for s in HAND_HISTORY_SUFFIXES)
+    opened = ", ".join(OPENED_SUFFIXES)
+    named = " and ".join(NAMED_SUFFIXES)
+    return f"{files}, also compressed or archived ({opened}; {named} named, to extract first)"
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Files in input order. A file named on its own is always read; inside a folder
-    (walked recursively, sorted) only hand-history files (`*.txt` and `*.xml`, as the sites
-    write them, and PHH's `*.phh` and `*.phhs`) and archives (`*.gz`, `*.zip`, ...: read
-    through, or named when histkit cannot open them) are, so a README or a sidecar beside
-    them is not mistaken for a broken hand. Hidden files and folders (".DS_Store", ".git")
-    are left out."""
+    (walked recursively, sorted) only hand-history files (`HAND_HISTORY_SUFFIXES`: `*.txt`
+    and `*.xml`, as the sites write them, and PHH's `*.phh` and `*.phhs`) and archives
+    (`ARCHIVE_SUFFIXES`: read through, or named when histkit cannot open them) are, so a
+    README or a sidecar beside them is not mistaken for a broken hand. Hidden files and
+    folders (".DS_Store", ".git") are left out."""
     for p in paths:
         path = Path(p)
         if path.is_dir():
@@ -249,7 +267,8 @@ def _member_chunks(source: str, kind: str, starts: Detector, size: int) -> Itera
         yield Chunk(source, issue=_unreadable(source, None, f"unreadable {kind} archive: {e}"))
         return
     if not found:
-        why = f"a {kind} archive with no hand histories in it (*.txt, *.xml)"
+        files = ", ".join(f"*{s}" for s in HAND_HISTORY_SUFFIXES)
+        why = f"a {kind} archive with no hand histories in it ({files})"
         yield Chunk(source, issue=ParseIssue(source, None, None, None, "unknown", why))
         return
     for member in found:
@@ -284,6 +303,37 @@ def _size(path: Path | Remote) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def sniff_sites(paths: Iterable[str | Path], *, files: int = 20) -> list[str]:
+    """The dialects (names) whose hands start in the first 64 KB of the first `files`
+    files of `paths`, detected as without --site, in the order found: to say what a file
+    read with the wrong --site looks like. Files that cannot be read add nothing."""
+    starts = detector(None)
+    found: dict[str, None] = {}
+    for n, path in enumerate(iter_files(paths)):
+        if n >= files:
+            break
+        try:
+            with open_source(str(path)) as f:
+                data = f.read(1 << 16)
+        except ARCHIVE_ERRORS:
+            continue
+        head = data[:_HEAD]
+        if binary_file(head) is not None:
+            continue
+        whole = _xml_dialect(head, starts) or file_dialect(path.name, head, starts)
+        if whole is not None:
+            found[whole] = None
+            continue
+        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+        text = data.decode("utf-16" if utf16 else "utf-8", errors="replace")
+        for line in text.lstrip("\ufeff").splitlines():
+            d = starts.dialect_of(line)
+            if d is not None:
+                found[d.name] = None
+                break
+    return list(found)
 
 
 def _input_files(paths: Iterable[str | Path]) -> Iterator[Path | Remote]:

@@ -33,6 +33,7 @@ from histkit.money import (
     money_parts,
     money_unit_of,
     stakes_label,
+    stakes_match,
 )
 
 __all__ = [
@@ -221,19 +222,6 @@ def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
     fee = h["fee"].fillna(0) if "fee" in h else 0
     h["rake"] = (h["rake"].fillna(0) + fee).astype("int64")
     return h
-
-
-def stakes_match(labels: pd.Series, wanted: str) -> pd.Series:
-    """Which stakes labels ("$0.04/$0.08 USD", "200/400") `wanted` names: the label itself,
-    the label without its currency code ("$0.04/$0.08"), or, written with no currency at
-    all, the same numbers ("0.04/0.08")."""
-    text = wanted.strip()
-    without_code = labels.str.replace(r" [A-Z]{3}$", "", regex=True)
-    hit = labels.eq(text) | without_code.eq(text)
-    if not any(c.isalpha() or not (c.isdigit() or c in "./,") for c in text):
-        digits = text.replace(",", "")
-        hit |= labels.str.replace(r"[^0-9./]", "", regex=True).eq(digits)
-    return hit
 
 
 def _utc(d: datetime) -> pd.Timestamp:

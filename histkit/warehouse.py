@@ -107,6 +107,8 @@ class ParquetSink:
             raise WarehouseError(
                 f"cannot partition by {', '.join(unknown)}; choose from {', '.join(PARTITION_KEYS)}"
             )
+        if len(set(partition_by)) < len(partition_by):
+            raise WarehouseError(f"partition by each key once, not {', '.join(partition_by)}")
         self._filesystem = filesystem  # pyarrow's, of the staging folder (None: local)
         self.staging: Any = self._prepare(directory)
         self.batch_size = batch_size

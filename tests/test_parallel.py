@@ -178,6 +178,8 @@ def test_partitioned_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_bad_partition_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "h.txt"
     f.write_text(HAND)
-    assert main(["parse", str(f), "-o", str(tmp_path / "o"), "--partition-by", "colour"]) == 2
-    assert "cannot partition by colour" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # said by the option's check, before any work
+        main(["parse", str(f), "-o", str(tmp_path / "o"), "--partition-by", "colour"])
+    assert refused.value.code == 2
+    assert "unknown key 'colour'; choose from game, date" in capsys.readouterr().err
     assert main(["parse", str(f), "-o", str(tmp_path / "o"), "--jobs", "0"]) == 2

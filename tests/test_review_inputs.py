@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import lzma
 import shutil
 import tarfile
@@ -17,7 +18,7 @@ import pytest
 
 from histkit.cli import main
 from histkit.reader import iter_hands
-from tests.conftest import SAMPLE_DATA
+from tests.conftest import CORPUS, SAMPLE_DATA, needs_corpus
 
 RAZZ = SAMPLE_DATA / "razz_cash_200.txt"
 STUD = SAMPLE_DATA / "stud_cash_200.txt"
@@ -37,6 +38,8 @@ COMMANDS = {
     "stats": ["-q"],
     "report": ["-q", "-o", "{tmp}/r.html"],
     "parse": ["-q", "-o", "{tmp}/out"],
+    "export": ["-q", "-o", "{tmp}/out"],
+    "import": ["-q", "--db", "{tmp}/h.duckdb"],
 }
 
 
@@ -57,11 +60,111 @@ def test_a_folder_without_hand_histories_is_an_input_error(
 def test_filters_that_match_nothing_are_an_input_error(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    if command == "parse":
-        pytest.skip("parse has no filters")
+    if command in ("parse", "export", "import"):
+        pytest.skip(f"{command} has no filters")
     extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
     rc, _, err = run(capsys, command, str(RAZZ), "--until", "2001-01-01", *extra)
     assert rc == 2 and "no hands match --until 2001-01-01 (200 stud hands in" in err, err
+
+
+@pytest.mark.parametrize("command", ["export", "import", "parse"])
+@pytest.mark.parametrize(
+    "content", [b"", b"\x7fELF\x02\x01\x01" + bytes(200)], ids=["empty", "binary"]
+)
+def test_a_file_without_hands_is_an_input_error(
+    command: str, content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file named on its own, as a folder: nothing read is exit 2, and nothing is written
+    (the database as it was, so a second import says the same)."""
+    if command == "import":
+        pytest.importorskip("duckdb")
+    (tmp_path / "f.txt").write_bytes(content)
+    extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
+    for _ in range(2 if command == "import" else 1):
+        rc, out, err = run(capsys, command, str(tmp_path / "f.txt"), *extra)
+        assert rc == 2 and out == "" and "no stud hands in" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_export_writes_each_hand_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same file given twice (or copied into two folders): one file per hand, as every
+    other command counts each (site, hand id) once, and the summary says how many copies
+    were skipped."""
+    for n, multi in enumerate(([], ["--phhs"])):
+        out = tmp_path / f"phh{n}"
+        rc, said, err = run(capsys, "export", str(RAZZ), str(RAZZ), "-o", str(out), *multi)
+        assert rc == 0, err
+        files = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+        assert files == (["razz_cash_200.phhs"] if multi else files)
+        assert len(files) == (1 if multi else 200) and not any("-2." in f for f in files)
+        assert "Wrote 200 hands" in said and "Skipped 200 duplicates" in said, said
+
+
+def test_parse_says_how_many_hands_it_read_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tables keep each copy as read (its own source file and line); the summary says
+    so in one line, and the readers of the tables count each hand once."""
+    (tmp_path / "copy.txt").write_bytes(RAZZ.read_bytes())
+    rc, out, err = run(capsys, "parse", str(RAZZ), str(tmp_path / "copy.txt"), "-o",
+                       str(tmp_path / "out"), "--jobs", "1")  # fmt: skip
+    assert rc == 0, err
+    said = [line for line in out.splitlines() if "more than once" in line]
+    assert len(said) == 1 and said[0].startswith("Read 200 hands more than once"), out
+    hands = pq.read_table(tmp_path / "out" / "hands.parquet")
+    assert hands.num_rows == 400 and len(set(hands["source_file"].to_pylist())) == 2
+    rc, out, _ = run(capsys, "stats", str(tmp_path / "out"), "--format", "json", "-q")
+    assert rc == 0 and sum(r["hands"] for r in json.loads(out) if r["player"] == "Hero") == 200
+    rc, out, _ = run(capsys, "parse", str(RAZZ), "-o", str(tmp_path / "one"))
+    assert rc == 0 and "more than once" not in out
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_wrong_site_names_what_the_file_looks_like(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--site fulltilt on a PokerStars file: not "no known site (or empty)"."""
+    if command == "import":
+        pytest.importorskip("duckdb")
+    extra = [a.format(tmp=tmp_path) for a in COMMANDS[command]]
+    rc, _, err = run(capsys, command, str(RAZZ), "--site", "fulltilt", *extra)
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err
+    assert "it is not a Full Tilt Poker hand history (--site fulltilt)" in err
+    assert "it looks like PokerStars (--site pokerstars)" in err and "no known site" not in err
+    (tmp_path / "empty.txt").write_bytes(b"")
+    rc, _, err = run(capsys, command, str(tmp_path / "empty.txt"), "--site", "fulltilt", *extra)
+    assert rc == 2 and "not a Full Tilt Poker hand history (--site fulltilt) or is empty" in err
+
+
+@needs_corpus
+def test_a_wrong_site_on_xml_names_its_site(capsys: pytest.CaptureFixture[str]) -> None:
+    ipoker = CORPUS / "ipoker"
+    rc, _, err = run(capsys, "stats", str(ipoker), "--site", "pokerstars", "-q", "--no-audit")
+    assert rc == 2 and "are not PokerStars hand histories (--site pokerstars)" in err, err
+    assert "they look like iPoker (--site ipoker)" in err
+
+
+def test_an_empty_folder_names_every_kind_of_file_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The message lists what the reader reads (PHH too), from the suffixes it decides by."""
+    from histkit.reading.archive import HAND_HISTORY_SUFFIXES, NAMED_SUFFIXES, OPENED_SUFFIXES
+
+    rc, _, err = run(capsys, "stats", str(tmp_path), "-q")
+    assert rc == 2 and "*.phh, *.phhs" in err, err
+    for suffix in (*HAND_HISTORY_SUFFIXES, *OPENED_SUFFIXES, *NAMED_SUFFIXES):
+        assert suffix in err, suffix
+
+
+def test_phh_files_in_an_archive_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, _, err = run(capsys, "export", str(RAZZ), "-o", str(tmp_path / "phh"), "--phhs", "-q")
+    assert rc == 0, err
+    with zipfile.ZipFile(tmp_path / "phh.zip", "w") as z:
+        z.write(tmp_path / "phh" / "razz_cash_200.phhs", "2024/razz.phhs")
+    hands = [i for i in iter_hands([tmp_path / "phh.zip"]) if hasattr(i, "source")]
+    assert len(hands) == 200 and hands[0].source.file.endswith("phh.zip/2024/razz.phhs")
 
 
 def test_only_other_games_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,6 +197,21 @@ def test_one_exit_rule_for_nothing_matched(
         rc, _, _ = run(capsys, command, str(RAZZ), "--player", "nobody-at-all", *extra)
         codes.add(rc)
     assert codes == {2}
+
+
+def test_a_tournament_summary_of_no_tournament_is_nothing_matched(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As stats' other filters: nothing to summarise is an input error (exit 2), one line."""
+    _, _, nobody = run(capsys, "stats", str(RAZZ), "--player", "nobody-at-all", "-q")
+    for fmt in ("text", "json", "csv"):
+        rc, out, err = run(capsys, "stats", str(RAZZ), "--tournaments", "--format", fmt, "-q")
+        assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+        assert "no tournament hands in" in err and "200 hands, all of cash games" in err
+        assert err.split(":")[0] == nobody.split(":")[0] == "histkit stats"
+    mtt = SAMPLE_DATA / "stud_hilo_tournament_150.txt"
+    rc, out, err = run(capsys, "stats", str(RAZZ), str(mtt), "--tournaments", "-q")
+    assert rc == 0 and "ROI" in out, err
 
 
 # ------------------------------------------------------------------- players

@@ -83,7 +83,9 @@ def test_tournament_levels_sort_by_size(capsys: pytest.CaptureFixture[str]) -> N
         assert bigs == sorted(bigs), levels
 
 
-@pytest.mark.parametrize("written", ["$0.04/$0.08", "$0.04/$0.08 USD", "0.04/0.08"])
+@pytest.mark.parametrize(
+    "written", ["$0.04/$0.08", "$0.04/$0.08 USD", "0.04/0.08", "$0.04/$0.08 usd", "0.04 / 0.08"]
+)
 def test_stakes_as_they_are_printed(written: str, capsys: pytest.CaptureFixture[str]) -> None:
     mine = rows(capsys, str(SAMPLE_DATA), "--player", "Hero", "--stakes", written)
     assert [r["money"] for r in mine] == ["USD"] and mine[0]["hands"] == 900
@@ -135,6 +137,47 @@ def test_stakes_that_match_nothing_do_not_blame_the_player(
     rc, _, err = run(capsys, "stats", str(CASH), "--player", "Hero", "--stakes", "$5/$10")
     assert rc == 2 and "no hands match --player Hero --stakes $5/$10" in err
     assert "no hands of a player" not in err
+
+
+@pytest.mark.parametrize("command", ["stats", "report"])
+@pytest.mark.parametrize("written", ["garbage", "1/2/3", "$0.04", " "])
+def test_stakes_in_no_form_of_stakes_are_a_usage_error(
+    command: str,
+    written: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Said before any hand is read, naming the forms, not "no hands match" after."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("hands were read before --stakes was checked")
+
+    monkeypatch.setattr("histkit.sources.load", refuse)
+    rc, _, err = run(capsys, command, str(CASH), "--stakes", written, "-o", str(tmp_path / "x"))
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err
+    assert "--stakes" in err and "no hands match" not in err
+    assert ('"$0.04/$0.08 USD"' in err) == bool(written.strip())
+
+
+@needs_corpus
+def test_every_stakes_label_printed_is_a_stakes_filter(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What --by stakes prints on every site's hands, given back to --stakes, keeps those
+    hands (a cash game of no known currency is "40.00/80.00", not "40.00 nan/80.00 nan")."""
+    from histkit.money import is_stakes
+
+    where = str(corpus_dir.parent)
+    found = rows(capsys, where, "--by", "stakes", "--no-audit")
+    labels = {str(r["stakes"]) for r in found}
+    assert not any("nan" in label for label in labels), labels
+    assert "40.00/80.00" in labels and all(is_stakes(label) for label in labels)
+    for label in ("40.00/80.00", "€25.00/€50.00 EUR", "1,000/2,000"):
+        kept = rows(capsys, where, "--stakes", label, "--no-audit")
+        assert sum(int(r["hands"]) for r in kept) == sum(
+            int(r["hands"]) for r in found if r["stakes"] == label
+        ), label
 
 
 def test_the_text_table_shows_the_largest_samples_first(
@@ -238,3 +281,50 @@ def test_sessions_on_the_real_corpus(corpus_dir: Path, capsys: pytest.CaptureFix
     assert sum(int(r["hands"]) for r in mine) == sum(
         int(r["hands"]) for r in rows(capsys, str(corpus_dir.parent), "--player", "s0rrow")
     )
+
+
+def _text_sessions(out: str) -> list[tuple[str, str, str]]:
+    """(player, session, start) of each row of the text table of `--by session`."""
+    lines = out.splitlines()
+    assert lines[0].split()[:5] == ["player", "money", "session", "start", "(UTC)"], lines[0]
+    cut = [i for i, c in enumerate(lines[1]) if c == " " and lines[1][i - 1] == "-"]
+    table = lines[2 : lines.index("")]
+    return [
+        (line[: cut[0]].strip(), line[cut[1] : cut[2]].strip(), line[cut[2] : cut[3]].strip())
+        for line in table
+    ]
+
+
+def _json_sessions(found: list[dict[str, object]]) -> set[tuple[str, str, str]]:
+    def minute(v: object) -> str:  # hands without a time are in a session without a start
+        return "-" if v is None else str(v)[:16].replace("T", " ")
+
+    return {(str(r["player"]), str(r["session"]), minute(r["session_start"])) for r in found}
+
+
+@pytest.mark.parametrize("player", [None, "Hero"])
+def test_sessions_as_a_text_table(player: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    """The default text format of --by session prints each session's start to the minute,
+    as the json gives it (it failed on a timestamp already made text)."""
+    who = ["--player", player] if player else []
+    how = ["--by", "session", "--no-audit", *who]
+    rc, out, err = run(capsys, "stats", str(SAMPLE_DATA), *how, "--limit", "0")
+    assert rc == 0 and "Traceback" not in err, err
+    shown = _text_sessions(out)
+    assert shown and set(shown) == _json_sessions(rows(capsys, str(SAMPLE_DATA), *how))
+    if player:  # the per-row detail names the session and its start too
+        assert all(f"session {s} from {start}" in out for _, s, start in shown)
+
+
+@needs_corpus
+def test_sessions_as_a_text_table_on_the_real_corpus(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = str(corpus_dir.parent)
+    how = ["--by", "session", "--no-audit"]
+    rc, out, err = run(capsys, "stats", where, *how, "--limit", "0")
+    assert rc == 0 and "Traceback" not in err, err
+    shown = _text_sessions(out)
+    assert len(shown) > 1 and set(shown) == _json_sessions(rows(capsys, where, *how))
+    rc, out, err = run(capsys, "stats", where, *how, "--player", "s0rrow")
+    assert rc == 0 and "== s0rrow (USD, session " in out, err

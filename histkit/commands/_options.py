@@ -37,11 +37,13 @@ __all__ = [
     "check_output_file",
     "check_scheduler",
     "check_site",
+    "check_stakes",
     "existing_paths",
     "filters_from",
     "filters_given",
     "nothing_read",
     "game_option",
+    "path_text",
     "input_bytes",
     "plural",
     "progress_bar",
@@ -101,6 +103,14 @@ def game_option(text: str) -> str:
 # ------------------------------------------------------------------------ inputs
 
 
+def path_text(text: str) -> str:
+    """A PATH, -o or --db value: not empty (an empty path is the working folder, which
+    a command would read, or write its tables into, unasked)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    return text
+
+
 def existing_paths(paths: list[str]) -> list[Path]:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -114,6 +124,7 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "paths",
         nargs="*",
+        type=path_text,
         metavar="PATH",
         help="hand-history files or folders, or folders of tables written by histkit parse "
         "(not both kinds at once)",
@@ -123,6 +134,7 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         nargs="?",
         const=True,
         default=None,
+        type=path_text,
         metavar="FILE",
         help="read the hand database instead of PATHs (histkit import writes it); FILE "
         "defaults to $HISTKIT_DB, else hands.duckdb in the user data folder",
@@ -202,6 +214,11 @@ def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
     from histkit.sources import SourceError, day_range, parse_day
     from histkit.stats import Filters
 
+    for flag, what in (("player", "player"), ("table", "table"), ("stakes", "stakes")):
+        value = getattr(args, flag, None)
+        if value is not None and not value.strip():
+            raise UsageError(f"--{flag}: an empty value; name the {what} or leave it out")
+    check_stakes(getattr(args, "stakes", None))
     try:
         since, until = day_range(
             None if args.since is None else parse_day(args.since, "--since"),
@@ -219,6 +236,18 @@ def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
         site=_site_of(check_site(args.site)),
         tournament=args.tournament,
     )
+
+
+def check_stakes(stakes: str | None) -> None:
+    """A usage error for a --stakes value in no form of stakes (it would match nothing,
+    and say so only after the input is read)."""
+    from histkit.money import STAKES_FORMS, is_stakes
+
+    if stakes is not None and not is_stakes(stakes):
+        raise UsageError(
+            f"--stakes {stakes!r}: not stakes; write them as --by stakes prints them: "
+            f"{STAKES_FORMS}"
+        )
 
 
 def _site_of(dialect: str | None) -> str | None:
@@ -259,6 +288,9 @@ def nothing_read(
     error (exit 2) saying why. `read`: stud hands read before the filters (None: not
     known, as when the filters ran in the database); with filters given and hands read,
     the filters matched none. The other counts say what the input held instead."""
+    site = getattr(args, "site", None)
+    if site and unknown and not read:
+        return _not_of_site(args, site, where, unknown)
     given = filters_given(args)
     if given and read is None:
         return UsageError(f"no hands in {where} match {given}")
@@ -272,11 +304,32 @@ def nothing_read(
     if unreadable:
         held.append(f"{plural(unreadable, 'file')} that could not be read")
     if not held:
-        return UsageError(
-            f"no hand histories in {where} (read in folders: *.txt, *.xml and archives "
-            "of them: .gz, .zip, ...)"
-        )
+        from histkit.reader import folder_contents
+
+        return UsageError(f"no hand histories in {where} (read in folders: {folder_contents()})")
     return UsageError(f"no stud hands in {where}: only " + "; ".join(held))
+
+
+def _not_of_site(args: argparse.Namespace, site: str, where: str, unknown: int) -> UsageError:
+    """Nothing read as the site --site names: what the files look like instead (detected
+    as without --site), and how to read them."""
+    from histkit.dialects import get_dialect
+    from histkit.reader import sniff_sites
+
+    title = get_dialect(site).title or site
+    paths = [p for p in getattr(args, "paths", None) or () if "://" not in str(p)]
+    looks = [n for n in sniff_sites(paths) if n != site]
+    if unknown == 1:
+        said, they, empty = f"it is not a {title} hand history", "it looks", "is"
+    else:
+        said, they, empty = f"{unknown:,} files are not {title} hand histories", "they look", "are"
+    if not looks:
+        return UsageError(f"no stud hands in {where}: {said} (--site {site}) or {empty} empty")
+    named = ", ".join(f"{get_dialect(n).title} (--site {n})" for n in looks)
+    return UsageError(
+        f"no stud hands in {where}: {said} (--site {site}); {they} like {named}: leave "
+        "--site out to detect each hand's site"
+    )
 
 
 def require_hands(
@@ -343,6 +396,9 @@ def check_site(site: str | None) -> str | None:
     return site
 
 
+JOBS_PER_CORE = 4  # --jobs above this many per core is refused
+
+
 def check_jobs(jobs: int | None) -> int:
     from histkit.parallel import default_jobs
 
@@ -350,6 +406,13 @@ def check_jobs(jobs: int | None) -> int:
         return default_jobs()
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    cores = default_jobs()
+    most = max(JOBS_PER_CORE * cores, 8)
+    if jobs > most:  # each is a process started at once: thousands would stall the machine
+        raise UsageError(
+            f"--jobs {jobs:,} is more worker processes than this machine runs well: at most "
+            f"{most} ({plural(cores, 'core')} here; results are the same for any N)"
+        )
     return jobs
 
 
@@ -410,29 +473,36 @@ def input_bytes(paths: Iterable[str | Path]) -> int:
 class _Bar:
     """tqdm on stderr when it is a terminal. With the input's size in bytes the bar shows
     the share read and the time left (each piece of work reports its hands and bytes);
-    without it, a count of hands."""
+    with a number of hands to make (`total`), the share made and the time left; with
+    neither, a count of hands."""
 
-    def __init__(self, enabled: bool, desc: str, unit: str, total_bytes: int) -> None:
+    def __init__(self, enabled: bool, desc: str, unit: str, total_bytes: int, total: int) -> None:
         self._bar: Any = None
+        self._by_bytes = False
         self.hands = 0
         self.unit = unit
-        if not (enabled and sys.stderr.isatty()):
-            return
+        self.desc = desc
+        if enabled and sys.stderr.isatty():
+            self._open(total_bytes, total)
+
+    def _open(self, total_bytes: int, total: int) -> None:
         from tqdm import tqdm
 
+        shown: dict[str, Any] = {"desc": self.desc, "file": sys.stderr, "leave": False}
         if total_bytes > 0:
-            self._bar = tqdm(
-                desc=desc,
-                total=total_bytes,
-                unit="B",
-                unit_scale=True,
-                unit_divisor=1024,
-                file=sys.stderr,
-                leave=False,
-            )
+            shown.update(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024)
         else:
-            self._bar = tqdm(desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
+            shown.update(total=total or None, unit=self.unit, unit_scale=True)
+        self._bar = tqdm(**shown)
         self._by_bytes = total_bytes > 0
+
+    def size(self, total_bytes: int) -> None:
+        """The input's size in bytes, known only once the work has begun (what an import
+        will read): a bar that has counted nothing yet shows the share from now on."""
+        if self._bar is None or self._by_bytes or total_bytes <= 0 or self.hands:
+            return
+        self._bar.close()
+        self._open(total_bytes, 0)
 
     def update(self, n: int, nbytes: int = 0) -> None:
         """`n` more hands done, `nbytes` more bytes of input read."""
@@ -454,7 +524,10 @@ class _Bar:
             self._bar.close()
 
 
-def progress_bar(*, enabled: bool, desc: str, unit: str = "hand", total_bytes: int = 0) -> _Bar:
+def progress_bar(
+    *, enabled: bool, desc: str, unit: str = "hand", total_bytes: int = 0, total: int = 0
+) -> _Bar:
     """A progress bar on stderr when it is a terminal; `.update(hands, nbytes)` as work
-    ends (`total_bytes`: the input's size, for the share done and the time left)."""
-    return _Bar(enabled, desc, unit, total_bytes)
+    ends (`total_bytes`: the input's size, for the share done and the time left; `total`:
+    else the number of hands the work makes, for the same)."""
+    return _Bar(enabled, desc, unit, total_bytes, total)

@@ -27,6 +27,7 @@ from histkit.commands._options import (
     filters_from,
     input_bytes,
     nothing_read,
+    path_text,
     plural,
     progress_bar,
     source_from,
@@ -77,6 +78,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_source_options(p)
     p.add_argument(
         "--profile",
+        type=_profile,
         metavar="NAME|FILE",
         help="house rules to audit under: a site's (pokerstars, fulltilt, ...), casino "
         "(Robert's Rules), or a TOML file (default: each hand's own site's rules; hand "
@@ -93,7 +95,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "reported, message), a text cell that begins with = + - @ tab or CR getting a "
         "leading apostrophe so a spreadsheet shows it as text (default text)",
     )
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report here (default stdout)")
+    p.add_argument(
+        "-o",
+        "--output",
+        type=path_text,
+        metavar="FILE",
+        help="write the report here (default stdout)",
+    )
     p.add_argument(
         "--info",
         action="store_true",
@@ -105,6 +113,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_scheduler_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
+
+
+def _profile(text: str) -> str:
+    """--profile: a profile's name or a TOML file; not empty, not a folder."""
+    from pathlib import Path
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name; give a site's, casino, or a TOML file")
+    if Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; name a TOML file or a profile")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -195,7 +214,10 @@ def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: A
     if args.output:
         from histkit.atomic import atomic_write_text
 
-        atomic_write_text(args.output, text)  # whole or not at all
+        try:
+            atomic_write_text(args.output, text)  # whole or not at all
+        except OSError as e:
+            raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
         if args.format != "text":
             print(_verdict(report, profile_name), file=sys.stderr)
     else:

@@ -9,12 +9,14 @@ from histkit.commands._options import (
     EXIT_OK,
     ExamplesFormatter,
     UsageError,
+    path_text,
 )
 
 
 def add_db_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db",
+        type=path_text,
         metavar="FILE",
         help="the hand database (default: $HISTKIT_DB, else hands.duckdb in your data folder)",
     )
@@ -67,6 +69,8 @@ def _run(args: argparse.Namespace) -> int:
     from histkit.db.summary import describe, text
 
     file = resolve_path(args.db)
+    if file.is_dir():
+        raise UsageError(f"--db {file}: is a folder, not a hand database file")
     try:
         with connect(file) as con:
             d = describe(con, file)

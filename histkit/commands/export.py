@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from histkit.commands._options import (
     EXIT_FOUND,
@@ -13,9 +16,16 @@ from histkit.commands._options import (
     add_site_option,
     check_site,
     existing_paths,
+    input_bytes,
+    nothing_read,
+    path_text,
     plural,
     progress_bar,
 )
+
+if TYPE_CHECKING:
+    from histkit.model import Hand
+    from histkit.reading.split import ParseIssue
 
 _SHOWN = 10  # issues listed by name in the summary; the rest are counted
 
@@ -43,8 +53,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
-    p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
+    p.add_argument(
+        "paths", nargs="+", type=path_text, metavar="PATH", help="hand-history files or folders"
+    )
+    p.add_argument(
+        "-o", "--output", required=True, type=path_text, metavar="DIR", help="output folder"
+    )
     p.add_argument(
         "--format",
         choices=("phh",),
@@ -66,32 +80,67 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run_export(args: argparse.Namespace) -> int:
     from histkit.phh.export import ExportError, export_phh
-    from histkit.reader import iter_hands
 
     paths = existing_paths(args.paths)
     site = check_site(args.site)
+    reading = _Reading(args, paths, site)
+    size = 0 if args.quiet else input_bytes(paths)
     try:
-        with progress_bar(enabled=not args.quiet, desc="exporting") as bar:
-            seen = [0]
-
-            def progress(n: int) -> None:
-                bar.update(n - seen[0])
-                seen[0] = n
-
-            report = export_phh(
-                iter_hands(paths, site=site), args.output, multi=args.phhs, progress=progress
-            )
+        with progress_bar(enabled=not args.quiet, desc="exporting", total_bytes=size) as bar:
+            report = export_phh(reading.items(bar.update), args.output, multi=args.phhs)
     except ExportError as e:
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write to {args.output}: {e.strerror or e}") from None
     bad = [i for i in report.issues if i.kind in ("rejected", "unreadable", "unknown")]
     if not args.quiet:
-        print(_summary(report, args.output.rstrip("/\\") or args.output))
+        print(_summary(report, args.output.rstrip("/\\") or args.output, reading))
     return EXIT_FOUND if (args.strict and bad) else EXIT_OK
 
 
-def _summary(report: object, out: str) -> str:
+class _Reading:
+    """The hands and issues of the input for the export, each hand (site and hand id) once
+    as every other command counts it, with progress by bytes read. Nothing to export (no
+    stud hand in the input) raises the usage error as the input ends, so the export's
+    folder is never written."""
+
+    def __init__(self, args: argparse.Namespace, paths: list[Path], site: str | None) -> None:
+        self.args, self.paths, self.site = args, paths, site
+        self.seen: set[tuple[str, str]] = set()
+        self.duplicates = 0
+        self.example: str | None = None  # the id of a hand read more than once
+        self.kinds: Counter[str] = Counter()
+
+    def items(self, progress: Callable[[int, int], None]) -> Iterator[Hand | ParseIssue]:
+        from histkit.model import Hand
+        from histkit.reader import chunk_bytes, iter_chunks, parse_chunk
+
+        for chunk in iter_chunks(self.paths, site=self.site):
+            hands = 0
+            for item in parse_chunk(chunk, site=self.site):
+                if isinstance(item, Hand):
+                    key = (item.site, item.hand_id)
+                    if key in self.seen:
+                        self.duplicates += 1
+                        self.example = self.example or item.hand_id
+                        continue
+                    self.seen.add(key)
+                    hands += 1
+                else:
+                    self.kinds[item.kind] += 1
+                yield item
+            progress(hands, chunk_bytes(chunk))
+        if not self.seen and not self.kinds["rejected"]:
+            raise nothing_read(
+                self.args,
+                ", ".join(self.args.paths),
+                skipped=self.kinds["skipped"],
+                unknown=self.kinds["unknown"],
+                unreadable=self.kinds["unreadable"],
+            )
+
+
+def _summary(report: object, out: str, reading: _Reading) -> str:
     from histkit.phh.export import ExportReport
 
     assert isinstance(report, ExportReport)
@@ -101,6 +150,11 @@ def _summary(report: object, out: str) -> str:
         f"({plural(report.files, 'file')})"
         + (", replacing the earlier export." if report.replaced else ".")
     ]
+    if reading.duplicates:
+        lines.append(
+            f"Skipped {plural(reading.duplicates, 'duplicate')} (hands read more than once, "
+            f"e.g. #{reading.example}): each hand written once."
+        )
     if kinds["skipped"]:
         lines.append(f"Skipped {plural(kinds['skipped'], 'hand')} of other games.")
     listed = [i for i in report.issues if i.kind != "skipped"]

@@ -19,6 +19,7 @@ from histkit.commands._options import (
     check_site,
     existing_paths,
     nothing_read,
+    path_text,
     plural,
     progress_bar,
 )
@@ -55,7 +56,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
+    p.add_argument(
+        "paths", nargs="+", type=path_text, metavar="PATH", help="hand-history files or folders"
+    )
     add_db_option(p)
     add_audit_options(p)
     add_site_option(p)
@@ -65,7 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from histkit.db import DatabaseBusy, DatabaseError, import_paths
+    from histkit.db import DatabaseBusy, DatabaseError, NothingToImport, import_paths
 
     paths = existing_paths(args.paths)
     jobs = check_jobs(args.jobs)
@@ -73,8 +76,24 @@ def _run(args: argparse.Namespace) -> int:
     try:
         with progress_bar(enabled=not args.quiet, desc="importing") as bar:
             report = import_paths(
-                paths, db=args.db, audit=args.audit, jobs=jobs, progress=bar.update, site=site
+                paths,
+                db=args.db,
+                audit=args.audit,
+                jobs=jobs,
+                progress=bar.update,
+                planned=bar.size,
+                site=site,
+                require_hands=True,
             )
+    except NothingToImport as e:
+        held = e.report
+        raise nothing_read(
+            args,
+            ", ".join(args.paths),
+            skipped=held.skipped,
+            unknown=held.unknown,
+            unreadable=held.unreadable,
+        ) from None
     except (DatabaseError, DatabaseBusy) as e:
         raise UsageError(str(e)) from None
     except OSError as e:

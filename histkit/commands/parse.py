@@ -19,6 +19,7 @@ from histkit.commands._options import (
     check_site,
     input_bytes,
     nothing_read,
+    path_text,
     plural,
     progress_bar,
 )
@@ -46,14 +47,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "errors.parquet with file, line and reason. The tables appear in OUTDIR only "
             "when the run completes, all together, with the completion record "
             "OUTDIR/_histkit.json that readers require; an earlier result in OUTDIR is "
-            "replaced whole, and a run that fails or is interrupted leaves it as it was."
+            "replaced whole, and a run that fails or is interrupted leaves it as it was. "
+            "A hand read more than once (a file given twice) is in the tables once per copy "
+            "read, with its own source file and line, and the summary says how many; the "
+            "commands that read the tables count it once."
         ),
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or folders")
     p.add_argument(
-        "-o", "--output", required=True, metavar="OUTDIR", help="output folder (or fsspec URL)"
+        "paths", nargs="+", type=path_text, metavar="PATH", help="hand-history files or folders"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=path_text,
+        metavar="OUTDIR",
+        help="output folder (or fsspec URL)",
     )
     add_site_option(p)
     p.add_argument(
@@ -66,6 +77,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--partition-by",
+        type=_partition_keys,
         metavar="KEYS",
         help="write partitioned datasets <OUTDIR>/<table>/k=v/... by these comma-separated "
         "keys: game, date (UTC day), site, table (e.g. --partition-by game,date)",
@@ -114,6 +126,7 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
     rejected: list[Any] = []
     unknown: list[Any] = []
     unreadable: list[Any] = []  # files that could not be read (counted as files, not hands)
+    copies = _Copies()
     try:
         sink = open_sink(
             args.output,
@@ -133,6 +146,7 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
             for r in _results(args, paths, sink, jobs, client):
                 if r.tables is not None:
                     sink.add_tables(r.tables)
+                    copies.add(r.tables.hands)
                 found = files.setdefault(r.source, set())
                 found.update(site for site, _ in r.sites)
                 sites.update(r.sites)
@@ -155,7 +169,7 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
         summary = _parse_summary(
             files, sites, skipped, rejected, unknown, unreadable, args.output, sink.counts
         )
-        print(summary + _replaced(sink.replaced, args.output))
+        print(summary + copies.said() + _replaced(sink.replaced, args.output))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
 
 
@@ -178,6 +192,39 @@ def _results(args: argparse.Namespace, paths: list[Any], sink: Any, jobs: int, c
     )
 
 
+class _Copies:
+    """Hands read more than once (the same site and hand id: a file given twice, or in two
+    folders). The tables keep every copy as read, each with its own source file and line
+    (a cluster's tasks write their part files themselves, so only the summary can say
+    it); `stats`, `report`, `audit` and `import` count a hand once. Kept as a hash of each
+    key, to stay small on a large input."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.n = 0
+        self.example: str | None = None
+
+    def add(self, hands: Any) -> None:
+        for site, hand_id in zip(
+            hands["site"].to_pylist(), hands["hand_id"].to_pylist(), strict=True
+        ):
+            key = hash((site, hand_id))
+            if key in self.seen:
+                self.n += 1
+                self.example = self.example or hand_id
+            else:
+                self.seen.add(key)
+
+    def said(self) -> str:
+        if not self.n:
+            return ""
+        return (
+            f"\nRead {plural(self.n, 'hand')} more than once (the same site and hand id, e.g. "
+            f"#{self.example}): every copy is in the tables, as read; stats, report, audit "
+            "and import count each hand once."
+        )
+
+
 def _replaced(held: str | None, outdir: str) -> str:
     """Said, not silent: what the run replaced in OUTDIR."""
     if held == "complete":
@@ -185,6 +232,25 @@ def _replaced(held: str | None, outdir: str) -> str:
     if held == "incomplete":
         return f"\nReplaced the tables of an earlier run in {outdir}/ that did not complete."
     return ""
+
+
+def _partition_keys(text: str) -> str:
+    """--partition-by KEYS: one or more of the keys, each once (said before any work)."""
+    from histkit.warehouse import PARTITION_KEYS
+
+    keys = [k.strip() for k in text.split(",")]
+    choose = f"choose from {', '.join(PARTITION_KEYS)}"
+    if not any(keys):
+        raise argparse.ArgumentTypeError(f"no keys; {choose} (e.g. game,date)")
+    if "" in keys:
+        raise argparse.ArgumentTypeError(f"an empty key in {text!r}; {choose}")
+    unknown = [k for k in keys if k not in PARTITION_KEYS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown key {', '.join(map(repr, unknown))}; {choose}")
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(twice)} given twice; give each key once")
+    return text
 
 
 def parse_partition(text: str | None) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from histkit.commands._options import (
     check_output_file,
     filters_from,
     input_bytes,
+    path_text,
     progress_bar,
     require_hands,
     source_from,
@@ -49,7 +50,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=ExamplesFormatter,
     )
     add_source_options(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=path_text,
+        metavar="FILE",
+        help="the HTML file to write",
+    )
     p.add_argument("--player", metavar="NAME", help="the player to report on (default: hero)")
     add_filter_options(p)
     p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")

@@ -14,9 +14,12 @@ from histkit.commands._options import (
     UsageError,
     check_output_file,
     game_option,
+    path_text,
     plural,
     progress_bar,
 )
+
+BAR_FROM = 2000  # hands: a shorter run ends before a bar would tell anything
 
 EXAMPLES = """\
 examples:
@@ -27,17 +30,54 @@ examples:
 """
 
 
-def _players(text: str) -> int:
-    """--players N: a whole number from 2 to 8 (argparse shows the message as is)."""
+def _two_to_eight(text: str, what: str, example: str, beyond: str) -> int:
+    """A whole number from 2 to 8 (argparse shows the message as is; `beyond` names the
+    number out of range, with {n})."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"give the number of players at each table, 2 to 8 (e.g. --players 6), not {text!r}"
+            f"give {what}, 2 to 8 (e.g. {example}), not {text!r}"
         ) from None
     if not 2 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"players at a table are 2 to 8, not {n}")
+        raise argparse.ArgumentTypeError(beyond.format(n=n))
     return n
+
+
+def _players(text: str) -> int:
+    """--players N: players at each table."""
+    return _two_to_eight(
+        text,
+        "the number of players at each table",
+        "--players 6",
+        "players at a table are 2 to 8, not {n}",
+    )
+
+
+def _seats(text: str) -> int:
+    """--seats N: a table's size."""
+    return _two_to_eight(
+        text, "the table's size in seats", "--seats 6", "a stud table has 2 to 8 seats, not {n}"
+    )
+
+
+def _currency(text: str) -> str:
+    """--currency CODE: one the simulator writes, in any case."""
+    from histkit.simulate.session import CURRENCIES
+
+    code = text.strip().upper()
+    if code not in CURRENCIES:
+        raise argparse.ArgumentTypeError(
+            f"unknown currency {text!r}: choose {', '.join(CURRENCIES)}"
+        )
+    return code
+
+
+def _name(text: str) -> str:
+    """A player's name: not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name; give one (e.g. --hero Hero)")
+    return text
 
 
 def _rate(text: str) -> float:
@@ -66,6 +106,7 @@ def _count(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from histkit.simulate import FAULT_KINDS
+    from histkit.simulate.session import CURRENCIES
 
     p = sub.add_parser(
         "simulate",
@@ -107,9 +148,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--seats",
-        type=_players,
+        type=_seats,
         metavar="N",
-        help="the table's size, N-max: the players plus empty seats (default 8; 2 heads-up)",
+        help="the table's size, N-max: the players plus empty seats, 2 to 8 (default: the "
+        "smallest of the sizes sites deal stud at, 2, 6 or 8, that seats the players)",
     )
     p.add_argument(
         "--tables", type=_count, default=1, metavar="N", help="tables the hero plays (default 1)"
@@ -121,10 +163,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="cash stakes in dollars, small/big bet (default 0.04/0.08)",
     )
     p.add_argument(
-        "--currency", help="cash currency code (default: the site's, USD for most, EUR for Winamax)"
+        "--currency",
+        type=_currency,
+        metavar="CODE",
+        help=f"cash currency: {', '.join(CURRENCIES)}, in any case (default: the site's, USD "
+        "for most, EUR for Winamax)",
     )
     p.add_argument("--tournament", action="store_true", help="a tournament in chips")
-    p.add_argument("--hero", default="Hero", metavar="NAME", help="whose hole cards are shown")
+    p.add_argument(
+        "--hero", type=_name, default="Hero", metavar="NAME", help="whose hole cards are shown"
+    )
     p.add_argument(
         "--faults",
         type=_rate,
@@ -141,7 +189,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "it also writes FILE.profile.toml for `histkit audit --profile`)",
     )
     p.add_argument("--crlf", action="store_true", help="CRLF line ends, as the client writes")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    p.add_argument(
+        "-o", "--output", required=True, type=path_text, metavar="FILE", help="the file to write"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=run)
 
@@ -167,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
     kinds = tuple(k for k in FAULT_KINDS if k != "wrong_rake")
     if args.fault_kinds:
         kinds = tuple(k.strip() for k in args.fault_kinds.split(",") if k.strip())
+        if not kinds:
+            raise UsageError(f"--fault-kinds: name at least one of {', '.join(FAULT_KINDS)}")
         unknown = [k for k in kinds if k not in FAULT_KINDS]
         if unknown:
             raise UsageError(
@@ -181,19 +233,23 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     side = truth_path(out)
     last = 0
+
+    def advance(n: int) -> None:
+        nonlocal last
+        bar.update(n - last)
+        last = n
+
     # written under temporary names, renamed into place when complete: an interrupted run
     # leaves the earlier files (ExitStack renames the sidecar, then the hands)
-    with (
-        progress_bar(enabled=not args.quiet and args.hands >= 2000, desc="simulating") as bar,
-        ExitStack() as stack,
-    ):
-
-        def advance(n: int) -> None:
-            nonlocal last
-            bar.update(n - last)
-            last = n
-
-        try:
+    try:
+        with (
+            progress_bar(
+                enabled=not args.quiet and args.hands >= BAR_FROM,
+                desc="simulating",
+                total=args.hands,
+            ) as bar,
+            ExitStack() as stack,
+        ):
             tmp = stack.enter_context(atomic_path(out))
             tmp_side = stack.enter_context(atomic_path(side)) if args.faults else None
             report = write_session(
@@ -215,10 +271,11 @@ def run(args: argparse.Namespace) -> int:
                 site=args.site,
                 sidecar=tmp_side,
             )
-        except (SimulationError, ValueError) as e:
-            raise UsageError(str(e)) from None
-        except OSError as e:
-            raise UsageError(f"cannot write {e.filename or args.output}: {e.strerror}") from None
+    except (SimulationError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    except OSError as e:  # named as the user named it, not by its temporary name
+        what = side if args.faults and side.name in str(e.filename or "") else out
+        raise UsageError(f"cannot write {what}: {e.strerror or e}") from None
     profile_note = ""
     if args.faults and "wrong_rake" in kinds and not args.tournament:
         toml = f"{out}.profile.toml"

@@ -21,7 +21,9 @@ from histkit.commands._options import (
     check_jobs,
     check_output_file,
     filters_from,
+    filters_given,
     input_bytes,
+    path_text,
     plural,
     progress_bar,
     require_hands,
@@ -57,6 +59,7 @@ _SESSION_COLUMNS = (
     ("per_hour", "per hour", "money", None),
 )
 SMALL = 10  # chances below which a share is marked as a small sample
+MAX_SESSION_GAP = 10 * 365 * 24 * 60  # minutes: a longer gap would overflow a time span
 SORTS = {"hands": "hands", "net": "net", "name": "player", "vpip": "vpip", "bb100": "bb_per_100"}
 
 
@@ -137,7 +140,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_site_option(p)
     add_jobs_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.add_argument(
+        "-o", "--output", type=path_text, metavar="FILE", help="write here instead of stdout"
+    )
     p.set_defaults(run=run)
 
 
@@ -147,8 +152,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.min_hands < 0:
         raise UsageError("--min-hands must be 0 or more")
-    if args.limit < 0 or args.session_gap < 1:
-        raise UsageError("--limit must be 0 or more, --session-gap at least 1 minute")
+    if args.limit < 0:
+        raise UsageError("--limit must be 0 or more (0: every row)")
+    if not 1 <= args.session_gap <= MAX_SESSION_GAP:
+        raise UsageError(
+            f"--session-gap must be 1 to {MAX_SESSION_GAP:,} minutes (ten years), "
+            f"not {args.session_gap:,}"
+        )
     check_output_file(args.output)
     filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
@@ -179,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if args.tournaments:
-        text = _tournaments(facts, args.format)
+        text = _tournaments(facts, args.format, _no_tournament(args, source.describe(), facts))
         _emit(text, args.output)
         return EXIT_OK
     if args.by == "session":
@@ -213,7 +223,10 @@ def _emit(text: str, output: str | None) -> None:
     if output:
         from histkit.atomic import atomic_write_text
 
-        atomic_write_text(output, text, newline="")  # whole or not at all
+        try:
+            atomic_write_text(output, text, newline="")  # whole or not at all
+        except OSError as e:
+            raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
     else:
         sys.stdout.write(text)
 
@@ -248,9 +261,19 @@ def _records(stats: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: _plain(v) for k, v in row.items()} for row in stats.to_dict(orient="records")]
 
 
+def _minute(v: Any) -> str:
+    """A timestamp to the minute ("2024-06-12 21:05"); "-" when there is none. (Formatted
+    from the timestamp itself: `_plain` would have made it ISO text.)"""
+    if v is None or str(v) in ("NaT", "NaN", "nan", "<NA>"):
+        return "-"
+    return f"{v:%Y-%m-%d %H:%M}"
+
+
 def _cell(v: Any, kind: str, unit: str, currency: str | None, chances: Any = None) -> str:
     from histkit.stats import format_money
 
+    if kind == "time":
+        return _minute(v)
     v = _plain(v)
     if v is None:
         return "-"
@@ -261,8 +284,6 @@ def _cell(v: Any, kind: str, unit: str, currency: str | None, chances: Any = Non
         return format_money(int(round(v)), unit, currency)
     if kind == "float":
         return f"{small}{v:+.1f}"
-    if kind == "time":
-        return f"{v:%Y-%m-%d %H:%M}"
     if kind == "minutes":
         return f"{v:,.0f}"
     return f"{v:,}"
@@ -321,12 +342,27 @@ def _text(
     return "\n".join(out) + "\n"
 
 
-def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
-    """The tournament summary: each tournament, then the totals per currency."""
+def _no_tournament(args: argparse.Namespace, where: str, facts: pd.DataFrame) -> UsageError:
+    """What --tournaments says when no hand read is a tournament's: nothing to summarise
+    is an input error, as filters that match nothing are."""
+    given = filters_given(args)
+    hands = plural(int(facts["hand_id"].nunique()), "hand")
+    kept = f" that match {given}" if given else ""
+    return UsageError(
+        f"no tournament hands in {where}{kept}: {hands}, all of cash games (--tournaments "
+        "summarises tournaments; leave it out for the players' statistics)"
+    )
+
+
+def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
+    """The tournament summary: each tournament, then the totals per currency (`none`:
+    raised when no hand is a tournament's)."""
     from histkit.money import format_amount
     from histkit.tournaments import tournament_results, tournament_summary
 
     results = tournament_results(facts)
+    if results.empty:
+        raise none
     summary = tournament_summary(results)
     if fmt == "json":
         return (
@@ -335,8 +371,6 @@ def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
         )
     if fmt == "csv":
         return frame_csv(results, _CsvLf)
-    if results.empty:
-        return "No tournament hands.\n"
 
     def money(v: Any, currency: Any, signed: bool = False) -> str:
         v, currency = _plain(v), _plain(currency)
@@ -349,7 +383,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str) -> str:
               "prize", "result", "chips", "EV chips"]  # fmt: skip
     rows = []
     for r in results.to_dict(orient="records"):
-        first = "" if _plain(r["first"]) is None else f"{r['first']:%Y-%m-%d %H:%M}"
+        first = _minute(r["first"])
         place = _plain(r["place"])
         rows.append([clip(str(r["player"])), str(r["site"]), str(r["tournament_id"]),
                      f"{r['hands']:,}", first, money(r["buy_in"], r["currency"]),

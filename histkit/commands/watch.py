@@ -14,8 +14,11 @@ from histkit.commands._options import (
     UsageError,
     add_jobs_option,
     check_jobs,
+    path_text,
 )
 from histkit.commands.db import add_audit_options, add_db_option
+
+MAX_INTERVAL = 86_400  # seconds: a day between looks (longer overflowed the clock)
 
 EXAMPLES = """\
 examples:
@@ -38,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXAMPLES,
         formatter_class=ExamplesFormatter,
     )
-    p.add_argument("folders", nargs="+", metavar="FOLDER", help="folders to watch")
+    p.add_argument("folders", nargs="+", type=path_text, metavar="FOLDER", help="folders to watch")
     add_db_option(p)
     p.add_argument(
         "--interval",
@@ -63,8 +66,8 @@ def _run(args: argparse.Namespace) -> int:
     missing = [f for f in args.folders if not Path(f).is_dir()]
     if missing:
         raise UsageError("not a folder: " + ", ".join(missing))
-    if args.interval <= 0:
-        raise UsageError("--interval must be more than 0 seconds")
+    if not 0 < args.interval <= MAX_INTERVAL:  # NaN too
+        raise UsageError(f"--interval must be more than 0 and at most {MAX_INTERVAL:,} seconds")
     jobs = check_jobs(args.jobs)
     watcher = Watcher(
         [Path(f) for f in args.folders],

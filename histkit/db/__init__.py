@@ -26,7 +26,7 @@ from histkit.db.connection import (
     default_path,
     resolve_path,
 )
-from histkit.db.importer import ImportReport, import_paths, open_for_writing
+from histkit.db.importer import ImportReport, NothingToImport, import_paths, open_for_writing
 from histkit.db.schema import SCHEMA_VERSION, DatabaseError, needs_upgrade, version
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ __all__ = [
     "DatabaseBusy",
     "DatabaseError",
     "ImportReport",
+    "NothingToImport",
     "check",
     "connect",
     "default_path",

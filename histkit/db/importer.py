@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from histkit.dialects import Detector
     from histkit.reader import Chunk
 
-__all__ = ["ImportReport", "import_paths", "open_for_writing"]
+__all__ = ["ImportReport", "NothingToImport", "import_paths", "open_for_writing"]
 
 _SMALL = 2 << 20  # less to read than this: one process (starting workers costs more)
 
@@ -96,6 +96,23 @@ class ImportReport:
     unfinished: tuple[str, ...] = ()
 
 
+class NothingToImport(Exception):
+    """No stud hand in files all new to the database: nothing was imported (`report`
+    says what they held instead)."""
+
+    def __init__(self, report: ImportReport) -> None:
+        super().__init__(f"no stud hands in the {report.files_seen:,} new files")
+        self.report = report
+
+
+class _NothingFound(Exception):
+    """Raised inside the writing transaction (which rolls back): nothing to import."""
+
+    def __init__(self, written: dict[str, FilePlan]) -> None:
+        super().__init__("nothing to import")
+        self.written = written
+
+
 def open_for_writing(
     db: str | os.PathLike[str] | None, *, timeout: float = DEFAULT_TIMEOUT
 ) -> duckdb.DuckDBPyConnection:
@@ -128,6 +145,7 @@ class _Options:
     jobs: int
     site: str | None
     max_bytes: int | None
+    require_hands: bool = False
 
 
 @dataclass
@@ -149,25 +167,34 @@ def import_paths(
     site: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int | None = None,
+    planned: Callable[[int], object] | None = None,
+    require_hands: bool = False,
 ) -> ImportReport:
     """Import hand-history files and folders (recursively) into the database `db` (None:
     `$HISTKIT_DB` or the default). `audit`: also replay each hand and store its awards
     and violations. `jobs`: worker processes. `progress(n, nbytes)` is called as n more
     hands (nbytes more bytes) are parsed. `site` forces a site, as `histkit parse
-    --site`. `max_bytes`: read at most about this much of each text file (cut at a hand
-    header; the rest is `unfinished`, left for the next import)."""
+    --site`, after `planned(nbytes)` with about the bytes there are to read (files
+    unchanged since the last import are not read). `max_bytes`: read at most about this
+    much of each text file (cut at a hand header; the rest is `unfinished`, left for the
+    next import). `require_hands`: files all new to the database with no stud hand among
+    them (empty, binary, other games, no known site's) are `NothingToImport`, and the
+    database is left as it was (so the next import of them says the same)."""
     t0 = time.perf_counter()
     file = resolve_path(db)
     found = _found(paths)
-    options = _Options(audit=audit, jobs=jobs, site=site, max_bytes=max_bytes)
+    options = _Options(
+        audit=audit, jobs=jobs, site=site, max_bytes=max_bytes, require_hands=require_hands
+    )
     con = open_for_writing(file, timeout=timeout)
     try:
         known = _known(con)
     finally:
         con.close()
     staged = _Staged()
+    nothing: dict[str, FilePlan] | None = None
     try:
-        _stage(staged, found, known, options, progress=progress)
+        _stage(staged, found, known, options, progress=progress, planned=planned)
         base = ImportReport(str(file), files_seen=len(staged.plans))
         if all(p.action == SKIP for p in staged.plans):
             return replace(base, files_skipped=len(staged.plans), seconds=time.perf_counter() - t0)
@@ -182,6 +209,8 @@ def import_paths(
                 staged = _Staged()
                 _stage(staged, found, now, options, progress=progress)
             written = _write(con, staged, options)
+        except _NothingFound as e:
+            written = nothing = e.written
         finally:
             con.close()  # (DuckDB writes its checkpoint here: part of the hold)
         held = time.perf_counter() - held
@@ -189,7 +218,10 @@ def import_paths(
         if staged.store is not None:
             staged.store.close()
     base = replace(base, files_seen=len(staged.plans))
-    return _report(base, staged, written, time.perf_counter() - t0, held)
+    report = _report(base, staged, written, time.perf_counter() - t0, held)
+    if nothing is not None:
+        raise NothingToImport(report)
+    return report
 
 
 def _found(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -206,6 +238,7 @@ def _stage(
     options: _Options,
     *,
     progress: Callable[[int, int], object] | None,
+    planned: Callable[[int], object] | None = None,
 ) -> None:
     """Plan each file and parse what is to be read into a new `Store` (no database
     needed). A file is planned as the pipeline gets to it, so with worker processes the
@@ -219,13 +252,16 @@ def _stage(
         staged.plans.append(plan or FilePlan(path, NEW, 0, 0))  # a placeholder till planned
     if not todo:
         return
+    to_read = _to_read(todo, known)
+    if planned is not None:
+        planned(to_read)
     from histkit.dialects import detector
 
     starts = staged.starts = detector(site)
     index = {p.path: i for i, p in enumerate(staged.plans)}
     by_path: dict[str, FilePlan] = {}
 
-    def planned() -> Iterator[FilePlan]:
+    def plans() -> Iterator[FilePlan]:
         for path in todo:
             plan = plan_file(path, known.get(path), starts, audit=audit)
             if options.max_bytes is not None:
@@ -235,9 +271,9 @@ def _stage(
                 yield plan
 
     store = staged.store = Store(audit=audit)
-    if _to_read(todo, known) < _SMALL:
+    if to_read < _SMALL:
         jobs = 1
-    _read(store, planned(), by_path, jobs=jobs, site=site, audit=audit, progress=progress)
+    _read(store, plans(), by_path, jobs=jobs, site=site, audit=audit, progress=progress)
 
 
 def _to_read(paths: list[str], known: dict[str, Known]) -> int:
@@ -287,11 +323,24 @@ def _write(
             again = True
         store.touch([p for p in staged.plans if p.action == TOUCH])
         store.write_files(list(written.values()))
+        if options.require_hands and _nothing_found(staged.plans, store):
+            raise _NothingFound(written)
         con.commit()
     except BaseException:
         con.rollback()
         raise
     return written
+
+
+def _nothing_found(plans: list[FilePlan], store: Store) -> bool:
+    """Whether every file is new to the database and none held a stud hand (stored, a
+    copy, a conflict, rejected, or still being written)."""
+    if any(p.action != NEW for p in plans):
+        return False
+    c = store.tally.counts
+    if c["added"] or c["duplicates"] or c["conflicts"] or c["rejected"]:
+        return False
+    return all(out.pending_line is None for out in store.outcomes.values())
 
 
 def _absolute(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

@@ -3,10 +3,11 @@
 A file is judged by its first bytes, not its name. A compressed *stream* (gzip, bzip2, xz)
 is one file: its text is read through the decompressor and keeps the file's own name
 (`HH20240612.txt.gz`). A *container* (ZIP, tar, also gzip- bzip2- or xz-compressed tar)
-holds files: each member that is a hand history (`*.txt`, `*.xml`, also compressed; not
-hidden, not a folder) is read as a file of its own, named `<archive>/<member>` as if the
-archive were a folder. Archives of kinds the standard library cannot open (7-Zip, RAR)
-are named as such, never skipped in silence. Nothing here knows a site.
+holds files: each member that is a hand history (`HAND_HISTORY_SUFFIXES`, also
+compressed; not hidden, not a folder) is read as a file of its own, named
+`<archive>/<member>` as if the archive were a folder. Archives of kinds the standard
+library cannot open (7-Zip, RAR) are named as such, never skipped in silence. Nothing here
+knows a site.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from typing import Any, BinaryIO, cast
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
+    "HAND_HISTORY_SUFFIXES",
+    "NAMED_SUFFIXES",
+    "OPENED_SUFFIXES",
     "ArchiveError",
     "Member",
     "container_kind",
@@ -33,9 +37,14 @@ __all__ = [
     "stream_kind",
 ]
 
+#: hand-history files, in a folder or in an archive: the sites' text and XML, and PHH
+HAND_HISTORY_SUFFIXES = (".txt", ".xml", ".phh", ".phhs")
+#: compressed files and archives histkit reads through, in a folder
+OPENED_SUFFIXES = (".gz", ".bz2", ".xz", ".zip", ".tar", ".tgz")
+#: archives histkit cannot open: named (to extract first), never skipped in silence
+NAMED_SUFFIXES = (".7z", ".rar")
 #: names inside folders that are read as (possibly) compressed hand histories
-ARCHIVE_SUFFIXES = (".gz", ".bz2", ".xz", ".zip", ".tar", ".tgz", ".7z", ".rar")
-_MEMBER_SUFFIXES = (".txt", ".xml")
+ARCHIVE_SUFFIXES = OPENED_SUFFIXES + NAMED_SUFFIXES
 
 # magic bytes -> (kind, open a path, open a file object)
 _Opener = Callable[[Any], Any]  # returns a binary file object
@@ -117,7 +126,7 @@ def _wanted(name: str) -> bool:
     lower = base.lower()
     for suffix in (".gz", ".bz2", ".xz"):
         lower = lower.removesuffix(suffix)
-    return lower.endswith(_MEMBER_SUFFIXES)
+    return lower.endswith(HAND_HISTORY_SUFFIXES)
 
 
 def members(path: str | os.PathLike[str], kind: str) -> list[Member]:

@@ -68,7 +68,8 @@ def simulate_with_faults(
     """Each hand with the fault planted in it (None for a correct hand). About `faults`
     of the hands get one (a fault drawn for a hand that allows none of `fault_kinds` goes
     to the next hand that does). Stacks in later hands follow what a faulty hand really
-    paid, as they would at the site. `players` sit at each `seats`-max table (default 8)."""
+    paid, as they would at the site. `players` sit at each `seats`-max table (default: the
+    smallest of 2, 6 and 8 seats that seats them, `session.table_size`)."""
     if isinstance(stakes, str):
         stakes = parse_stakes(stakes)
     cfg = SessionConfig(

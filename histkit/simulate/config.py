@@ -33,7 +33,12 @@ class Stakes:
 
     def __post_init__(self) -> None:
         if not 0 < self.ante <= self.bring_in < self.small_bet <= self.big_bet:
-            raise ValueError(f"stakes must satisfy 0 < ante <= bring-in < small <= big: {self}")
+            raise ValueError(
+                "stakes must rise from the ante to the bring-in, the small bet and the big bet "
+                f"(0 < ante <= bring-in < small bet <= big bet); got an ante of {self.ante}, a "
+                f"bring-in of {self.bring_in}, a small bet of {self.small_bet} and a big bet of "
+                f"{self.big_bet} (minor units)"
+            )
 
     @classmethod
     def for_small_bet(cls, small_bet: int, big_bet: int | None = None) -> Stakes:
@@ -42,6 +47,9 @@ class Stakes:
         big = big_bet if big_bet is not None else 2 * small_bet
         ante = max(1, small_bet // 5)
         return cls(small_bet, big, ante, max(ante + 1, small_bet // 2))
+
+
+MIN_SMALL_BET = 3  # cents: an ante of 1 and a bring-in of 2 below it
 
 
 def parse_stakes(text: str) -> Stakes:
@@ -53,6 +61,16 @@ def parse_stakes(text: str) -> Stakes:
     small, big = int(sb * 100), int(bb * 100)
     if small * 100 != int(sb * 10000) or big * 100 != int(bb * 10000) or small <= 0:
         raise ValueError(f"stakes must be positive whole cents, got {text!r}")
+    if small > big:
+        raise ValueError(
+            f"stakes are the small bet, then the big bet (e.g. 0.04/0.08): the small bet "
+            f"is above the big bet in {text!r}"
+        )
+    if small < MIN_SMALL_BET:
+        raise ValueError(
+            f"the small bet must be {MIN_SMALL_BET / 100:.2f} or more (an ante and a larger "
+            f"bring-in are dealt below it), got {text!r}"
+        )
     return Stakes.for_small_bet(small, big)
 
 

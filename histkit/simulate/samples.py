@@ -28,6 +28,8 @@ class Sample:
     hands: int
     seed: int
     players: int = 6
+    seats: int = 8  # every sample is dealt at 8-max tables (written before the default
+    # table followed the players: kept so the files stay byte for byte the same)
     tables: int = 1
     tournament: bool = False
     stakes: str | None = None
@@ -59,6 +61,7 @@ def write_samples(out: str | Path) -> list[tuple[Sample, SessionReport]]:
             s.game,
             s.hands,
             players=s.players,
+            seats=s.seats,
             seed=s.seed,
             stakes=s.stakes,
             tournament=s.tournament,

@@ -32,10 +32,21 @@ from histkit.simulate.faults import FAULT_KINDS, inject_fault
 from histkit.simulate.play import HandSetup, PlayedHand, SimPlayer, play_hand
 from histkit.simulate.policy import PLAYS
 
-__all__ = ["SessionConfig", "iter_played"]
+__all__ = ["CURRENCIES", "TABLE_SIZES", "SessionConfig", "iter_played", "table_size"]
 
 _ET = ZoneInfo("America/New_York")
 MAX_SEATS = 8
+#: The table sizes stud is dealt at (heads-up, 6-max, full ring: the corpus has all three;
+#: 8 is the most seven cards each allow): without `seats`, a table is the smallest of them
+#: that seats the players, as a site seats 5 players at a 6-max table.
+TABLE_SIZES = (2, 6, 8)
+#: The cash currencies the simulator writes ($, €, £).
+CURRENCIES = ("USD", "EUR", "GBP")
+
+
+def table_size(players: int) -> int:
+    """The size of the table `players` are seated at when no size is asked for."""
+    return next(n for n in TABLE_SIZES if n >= players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +54,7 @@ class SessionConfig:
     game: Game
     n_hands: int
     players: int = 6  # players seated at each table (2..8)
-    seats: int | None = None  # the table's size, N-max (default 8; 2 heads-up)
+    seats: int | None = None  # the table's size, N-max (default: `table_size(players)`)
     seed: int = 0
     stakes: Stakes | None = None
     tournament: bool = False
@@ -52,7 +63,7 @@ class SessionConfig:
     rake: RakeSchedule | None = None
     profile: RuleProfile = POKERSTARS
     family_pot_rate: float = 0.03  # hands where nobody folds (the deck can run out)
-    currency: str = "USD"  # cash games: USD, EUR or GBP ($, €, £)
+    currency: str = "USD"  # cash games: one of CURRENCIES
     faults: float = 0.0  # share of hands written with a payout fault
     fault_kinds: tuple[str, ...] = FAULT_KINDS
     start: datetime | None = None
@@ -63,8 +74,10 @@ class SessionConfig:
             raise ValueError(f"play must be one of {', '.join(PLAYS)}, got {self.play!r}")
         if unknown := set(self.fault_kinds) - set(FAULT_KINDS):
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS}")
-        if self.currency not in ("USD", "EUR", "GBP"):
-            raise ValueError(f"currency must be USD, EUR or GBP, got {self.currency!r}")
+        if self.currency not in CURRENCIES:
+            raise ValueError(f"currency must be {', '.join(CURRENCIES)}, got {self.currency!r}")
+        if not self.hero.strip():
+            raise ValueError("the hero needs a name")
         if not 0.0 <= self.faults <= 1.0:
             raise ValueError(f"faults must be a rate in [0, 1], got {self.faults}")
         if not 2 <= self.players <= MAX_SEATS:
@@ -85,7 +98,7 @@ class _SimTable:
         self.session = session
         self.rng = session.rng
         cfg = session.cfg
-        self.max_seats = cfg.seats or (MAX_SEATS if cfg.players > 2 else 2)
+        self.max_seats = cfg.seats or table_size(cfg.players)
         self.seats: dict[int, SimPlayer] = {}
         self.hands_played = 0
         self.tournament_id: str | None = None

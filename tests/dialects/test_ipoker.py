@@ -684,10 +684,28 @@ def _ante(h: Hand) -> int:
 
 
 def _tells(h: Hand) -> bool:
+    """Whether the hand shows its level's bets as a reader can know them: a completion on
+    3rd, a bet on 5th or later, or a bet on 4th when no up pair there allows the big bet
+    (all-ins tell nothing)."""
+    pair = _pair_on_4th(h)
     return any(
-        a.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE) and not a.all_in
+        not a.all_in
+        and (
+            a.kind is ActionKind.COMPLETE
+            or (a.kind is ActionKind.BET and (a.street >= Street.FIFTH or not pair))
+        )
         for a in h.actions()
     )
+
+
+def _pair_on_4th(h: Hand) -> bool:
+    """Whether a player's 4th-street up card pairs his door card."""
+    up: dict[str, list[int]] = {}
+    for d in h.events:
+        if isinstance(d, Deal) and d.street in (Street.THIRD, Street.FOURTH):
+            ranks = [c.rank for c, u in zip(d.cards, d.up, strict=True) if u and c is not None]
+            up.setdefault(d.player, []).extend(ranks)
+    return any(len(r) == 2 and r[0] == r[1] for r in up.values())
 
 
 ROUND_TRIPS = [
