@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from histkit.words import plural
+
 if TYPE_CHECKING:
     from histkit.sources import Source
     from histkit.stats import Filters
@@ -56,10 +58,6 @@ EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 class UsageError(Exception):
     """A problem with the command line or its inputs: printed without a traceback, exit 2."""
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 # ------------------------------------------------------------------------- help

@@ -400,7 +400,8 @@ def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
             f", {s['ended']:,} with a known finish: cost {money(s['cost'], cur)}, prizes "
             f"{money(s['prizes'], cur)}, net {money(s['net'], cur, True)}; ROI "
             f"{'-' if roi is None else f'{100 * roi:+.0f}%'}, in the money "
-            f"{'-' if itm is None else f'{100 * itm:.0f}%'} ({s['cashes']:,} cashes)"
+            f"{'-' if itm is None else f'{100 * itm:.0f}%'} "
+            f"({plural(s['cashes'], 'cash', 'cashes')})"
         )
     out.append(
         "buy-in, fee, place and prize as the hands write them ('-': not written); chips: the "
@@ -442,7 +443,7 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str
     out = ["", f"== {clip(r['player'])} ({r['money']}{group}): {r['hands']:,} hands"]
     out.append(
         f"3rd street: VPIP {pct('vpip')} · completed/raised {pct('complete_raise')} · "
-        f"bring-in {pct('bring_in')} · steal {pct('steal')} of {r['steal_opps']} spots · "
+        f"bring-in {pct('bring_in')} · steal {pct('steal')} of {plural(r['steal_opps'], 'spot')} · "
         f"fold to steal {pct('fold_to_steal')} · re-steal {pct('resteal')} · "
         f"3-bet {pct('three_bet')}"
     )
