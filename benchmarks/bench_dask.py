@@ -34,7 +34,6 @@ import logging
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -44,27 +43,17 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks.run import build_mode, corpus, machine  # noqa: E402
+from benchmarks.run import build_mode, corpus, machine, measured_command  # noqa: E402
 
 WORKERS = 2  # worker processes of the local cluster, one thread each
 ESTIMATE_FOR = (2, 8, 32, 128, 512, 2048)
 
 
 def timed_command(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system, its own children included) of one
-    fresh `histkit` process."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "histkit", *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise RuntimeError(f"histkit {' '.join(argv)} exited {code}")
-    return wall, usage.ru_utime + usage.ru_stime
+    """Wall seconds and CPU seconds (its own children included) of one fresh `histkit`
+    process."""
+    wall, cpu, _rss = measured_command(argv)
+    return wall, cpu
 
 
 def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float, float]:

@@ -188,6 +188,13 @@ def pure_rates(path: Path, n: int, rounds: int) -> dict[str, float]:
 
 def command(argv: list[str]) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB) of one fresh `histkit` process."""
+    wall, _cpu, rss = measured_command(argv)
+    return wall, rss
+
+
+def measured_command(argv: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, its own children included) and peak RSS
+    (KiB) of one fresh `histkit` process."""
     t = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "histkit", *argv],
@@ -199,7 +206,7 @@ def command(argv: list[str]) -> tuple[float, int]:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise RuntimeError(f"histkit {' '.join(argv)} exited {code}")
-    return wall, int(usage.ru_maxrss)
+    return wall, usage.ru_utime + usage.ru_stime, int(usage.ru_maxrss)
 
 
 def evaluators(n: int) -> dict[str, float]:

@@ -134,21 +134,29 @@ def _after_rejected(
         return []
     where = ", ".join(f"line {ln}" for ln in lines)
     return [
-        Violation(
-            code=Code.STACK_CONTINUITY,
-            severity=Severity.INFO,
-            hand_id=cur.hand_id,
-            street=None,
-            line=cur.seats[0][2] if cur.seats else cur.line,
-            expected=None,
-            reported=len(changed),
-            message=(
-                f"{len(changed)} players' stacks changed between hand {prev.hand_id} and "
-                f"hand {cur.hand_id} at {cur.table}, across the hand the parser rejected "
-                f"between them ({where}): not compared."
-            ),
+        _not_carried(
+            cur,
+            len(changed),
+            f"{len(changed)} players' stacks changed between hand {prev.hand_id} and hand "
+            f"{cur.hand_id} at {cur.table}, across the hand the parser rejected between "
+            f"them ({where}): not compared.",
         )
     ]
+
+
+def _not_carried(cur: StackRecord, changed: int, message: str) -> Violation:
+    """The one info record that says why `cur`'s stacks are not compared with the hand
+    before it at its table (`changed` of them moved)."""
+    return Violation(
+        code=Code.STACK_CONTINUITY,
+        severity=Severity.INFO,
+        hand_id=cur.hand_id,
+        street=None,
+        line=cur.seats[0][2] if cur.seats else cur.line,
+        expected=None,
+        reported=changed,
+        message=message,
+    )
 
 
 def _gap_between(a: StackRecord, b: StackRecord, gaps: dict[str, list[int]]) -> bool:
@@ -174,19 +182,12 @@ def _compare(prev: StackRecord, cur: StackRecord) -> list[Violation]:
         # most of the table's stacks moved: hands are missing from the record between
         # the two (a file that is a selection of hands), not a fault of the site's
         return [
-            Violation(
-                code=Code.STACK_CONTINUITY,
-                severity=Severity.INFO,
-                hand_id=cur.hand_id,
-                street=None,
-                line=cur.seats[0][2] if cur.seats else cur.line,
-                expected=None,
-                reported=len(changed),
-                message=(
-                    f"{len(changed)} of {len(both)} players' stacks changed between hand "
-                    f"{prev.hand_id} and hand {cur.hand_id} at {cur.table}: hands seem to be "
-                    "missing from the record between them, so stacks are not carried over."
-                ),
+            _not_carried(
+                cur,
+                len(changed),
+                f"{len(changed)} of {len(both)} players' stacks changed between hand "
+                f"{prev.hand_id} and hand {cur.hand_id} at {cur.table}: hands seem to be "
+                "missing from the record between them, so stacks are not carried over.",
             )
         ]
     for p, stack, line in cur.seats:

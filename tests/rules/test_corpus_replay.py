@@ -68,17 +68,7 @@ def test_2023_bring_in_passes_clockwise_from_the_all_in_ante() -> None:
     from histkit.rules import POKERSTARS, HandState
 
     h = find_replay("241636097024").hand
-    st = HandState(
-        game=h.game,
-        profile=POKERSTARS,
-        seats=h.seats,
-        small_bet=h.small_bet,
-        big_bet=h.big_bet,
-        ante=h.ante,
-        bring_in=h.bring_in,
-        hand_id=h.hand_id,
-        unit=h.unit,
-    )
+    st = HandState.for_hand(h, POKERSTARS)
     for e in h.events:
         if type(e).__name__ == "Action" and e.kind.value == "bring_in":
             break

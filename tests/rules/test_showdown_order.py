@@ -184,7 +184,7 @@ def test_the_simulator_writes_showdowns_in_first_seat_order(game: Game) -> None:
     """The simulator's one order for every site: the last aggressor, else the first seat
     (`order.shows_first_of` with FIRST_SEAT); audited under that order, nothing is found,
     under the best-board order the hands without a bet on the last street are."""
-    hands = list(simulate(game, 150, players=6, seed=5))
+    hands = list(simulate(game, 300, players=6, seed=5))
     first_seat = dataclasses.replace(CASINO, showdown_order=F)
     assert _findings(hands, first_seat) == []
     assert _findings(hands, CASINO)  # BEST_BOARD

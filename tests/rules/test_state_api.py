@@ -187,17 +187,7 @@ def test_profiles_load_from_toml_and_by_name(tmp_path: Path) -> None:
 
 
 def _state_of(hand: Hand, profile=POKERSTARS) -> HandState:
-    return HandState(
-        game=hand.game,
-        profile=profile,
-        seats=hand.seats,
-        small_bet=hand.small_bet,
-        big_bet=hand.big_bet,
-        ante=hand.ante,
-        bring_in=hand.bring_in,
-        hand_id=hand.hand_id,
-        unit=hand.unit,
-    )
+    return HandState.for_hand(hand, profile)
 
 
 def test_a_query_does_not_open_the_betting() -> None:
