@@ -23,6 +23,7 @@ import gc
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -45,16 +46,24 @@ from histkit.rules.replay import HandAudit, site_record  # noqa: E402
 from histkit.rules.state import HandState  # noqa: E402
 
 
-class _NoEvents(sink_module.HandSink):
+def _no_events() -> type[sink_module.HandSink] | None:
     """A sink that keeps the seats and no facts of the play: reading with it costs what
-    reading costs without the events."""
+    reading costs without the events. None where the sink is compiled (a Python class
+    cannot derive from it): the events' share is then measured in pure Python only."""
+    try:
 
-    def deal(self, *a: Any) -> None: ...
-    def action(self, *a: Any) -> None: ...
-    def street_start(self, street: Any, line: int, community: Any = None) -> None:
-        self.street = street  # (the deal lines are read by the street)
+        class NoEvents(sink_module.HandSink):
+            def deal(self, *a: Any) -> None: ...
+            def action(self, *a: Any) -> None: ...
+            def result(self, *a: Any) -> None: ...
 
-    def result(self, *a: Any) -> None: ...
+            def street_start(self, street: Any, line: int, community: Any = None) -> None:
+                self.street = street  # (the deal lines are read by the street)
+
+        NoEvents("probe", "", 1)  # (a compiled base refuses here, not at the class)
+    except TypeError:
+        return None
+    return NoEvents
 
 
 def cpu_seconds(fn: Callable[[], Any], rounds: int) -> float:
@@ -138,8 +147,10 @@ def phases(path: Path, rounds: int) -> dict[str, float]:
         "split": cpu_seconds(split, rounds),
         "classify": cpu_seconds(classify, rounds),
         "handlers": cpu_seconds(handlers, rounds),
-        "events": cpu_seconds(lambda: handlers(_NoEvents), rounds),
     }
+    no_events = _no_events()
+    if no_events is not None:
+        out["events"] = cpu_seconds(lambda: handlers(no_events), rounds)
     feed_s = []
     settle_s = []
     for _ in range(rounds):  # settle needs fresh states: fed in the same round
@@ -150,12 +161,20 @@ def phases(path: Path, rounds: int) -> dict[str, float]:
     gc.unfreeze()
     out["audit"] = cpu_seconds(lambda: audit_paths([path], jobs=1), rounds)
     us = {k: v / n * 1e6 for k, v in out.items()}
-    us["events"] = us["handlers"] - us["events"]  # what building the events costs
+    if "events" in us:
+        us["events"] = us["handlers"] - us["events"]  # what building the events costs
     return us
 
 
 def markdown(r: dict[str, Any]) -> str:
-    us = r["us_per_hand"]
+    out = _table(r["us_per_hand"], r["build"], r)
+    if r.get("pure_python"):
+        out += "\nThe same in a child process running the pure-Python modules:\n\n"
+        out += _table(r["pure_python"], "pure Python", None)
+    return out
+
+
+def _table(us: dict[str, float], build: str, r: dict[str, Any] | None) -> str:
     naive = us["naive regex scan"]
     rows = [
         ("naive regex scan", "the baseline: every pattern on every line, chips added up"),
@@ -167,15 +186,21 @@ def markdown(r: dict[str, Any]) -> str:
         ("settle", "pots, awards, summary and descriptions checked"),
         ("audit", "histkit audit --jobs 1, whole"),
     ]
-    lines = [
-        f"Measured {r['date']} on {r['platform']}, {r['build']}; {r['hands']:,} simulated "
-        f"Stud Hi/Lo hands (8-max), CPU time of one process, medians of {r['rounds']} "
-        f"rounds; load average {r['load_average'][0]:.1f} at the start.",
-        "",
+    lines = []
+    if r is not None:
+        lines += [
+            f"Measured {r['date']} on {r['platform']}, {build}; {r['hands']:,} simulated "
+            f"Stud Hi/Lo hands (8-max), CPU time of one process, medians of {r['rounds']} "
+            f"rounds; load average {r['load_average'][0]:.1f} at the start.",
+            "",
+        ]
+    lines += [
         "| phase | µs per hand | share of the naive scan | what it is |",
         "|---|---:|---:|---|",
     ]
-    lines += [f"| {k} | {us[k]:,.0f} | {us[k] / naive:.2f}x | {what} |" for k, what in rows]
+    lines += [
+        f"| {k} | {us[k]:,.0f} | {us[k] / naive:.2f}x | {what} |" for k, what in rows if k in us
+    ]
     parts = us["split"] + us["classify"] + us["handlers"] + us["feed"] + us["settle"]
     lines += [
         "",
@@ -190,7 +215,11 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=5_000, help="corpus size (default 5,000)")
     ap.add_argument("--rounds", type=int, default=3, help="runs of each phase (default 3)")
     ap.add_argument("--out", type=Path, default=HERE / "results", help="output folder")
+    ap.add_argument("--phases-only", type=Path, metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.phases_only is not None:  # the child of a compiled run, in pure Python
+        print(json.dumps(phases(args.phases_only, args.rounds)))
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     path = corpus(args.out, args.hands)
     import platform
@@ -204,7 +233,19 @@ def main() -> None:
         "rounds": args.rounds,
         "load_average": list(os.getloadavg()),
         "us_per_hand": phases(path, args.rounds),
+        "pure_python": None,
     }
+    from histkit import _native
+
+    if _native.status().compiled:
+        child = subprocess.run(
+            [sys.executable, __file__, "--phases-only", str(path), "--rounds", str(args.rounds)],
+            env={**os.environ, "HISTKIT_PURE": "1"},
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        r["pure_python"] = json.loads(child.splitlines()[-1])
     (args.out / "phases.json").write_text(json.dumps(r, indent=2) + "\n", encoding="utf-8")
     (args.out / "phases.md").write_text(markdown(r), encoding="utf-8")
     print(markdown(r))
