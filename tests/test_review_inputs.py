@@ -320,3 +320,22 @@ def test_the_database_imports_compressed_files_and_names_archives(
     assert "old.tar.gz: unreadable file: a tar archive; extract its files" in out
     rc, out, _ = run(capsys, "import", str(d), "--db", str(db), "--no-audit")
     assert rc == 0 and "Added 0 hands" in out and "5 unchanged" in out
+
+
+def test_a_refused_first_import_leaves_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An import refused for having read nothing does not leave an empty database file that a
+    later `stats --db` would open; a database that held hands before keeps them."""
+    pytest.importorskip("duckdb")
+    (tmp_path / "f.txt").write_bytes(b"")
+    db = tmp_path / "new.duckdb"
+    rc, _, err = run(capsys, "import", str(tmp_path / "f.txt"), "--db", str(db), "-q")
+    assert rc == 2 and "no stud hands in" in err, err
+    assert not db.exists() and not (tmp_path / "new.duckdb.wal").exists()
+    rc, _, err = run(capsys, "import", str(RAZZ), "--db", str(db), "-q")
+    assert rc == 0, err
+    rc, _, err = run(capsys, "import", str(tmp_path / "f.txt"), "--db", str(db), "-q")
+    assert rc == 2 and db.exists(), err
+    rc, out, err = run(capsys, "db", "--db", str(db))
+    assert rc == 0 and "200" in out, (out, err)

@@ -21,6 +21,7 @@ however large a file is; the rest is read by the next import.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -186,6 +187,7 @@ def import_paths(
     options = _Options(
         audit=audit, jobs=jobs, site=site, max_bytes=max_bytes, require_hands=require_hands
     )
+    created = not file.exists()
     con = open_for_writing(file, timeout=timeout)
     try:
         known = _known(con)
@@ -211,6 +213,9 @@ def import_paths(
             written = _write(con, staged, options)
         except _NothingFound as e:
             written = nothing = e.written
+            # a database this import created and nobody else has written since: removed,
+            # so that a refused first import leaves no empty database behind
+            created = created and _is_empty(con)
         finally:
             con.close()  # (DuckDB writes its checkpoint here: part of the hold)
         held = time.perf_counter() - held
@@ -220,8 +225,23 @@ def import_paths(
     base = replace(base, files_seen=len(staged.plans))
     report = _report(base, staged, written, time.perf_counter() - t0, held)
     if nothing is not None:
+        if created:
+            _remove_database(file)
         raise NothingToImport(report)
     return report
+
+
+def _is_empty(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the database records no file at all."""
+    row = con.execute("SELECT count(*) FROM files").fetchone()
+    return row is not None and row[0] == 0
+
+
+def _remove_database(file: Path) -> None:
+    """Remove a database file (and its write-ahead log) this import created empty."""
+    for path in (file, file.with_name(file.name + ".wal")):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
 
 
 def _found(paths: Iterable[str | os.PathLike[str]]) -> list[str]:

@@ -339,6 +339,8 @@ class Dialect:
     writer: ClassVar[str] = ""
     # the currency the simulator writes this site's cash games in
     default_currency: ClassVar[str] = "USD"
+    # the only currencies the site's cash games are played in (None: any)
+    currencies: ClassVar[frozenset[str] | None] = None
     # a tournament finish as a note of the site says it: (pattern with the groups `place`
     # and `prize`, both optional; the place when the pattern has none: 1 for the winner's
     # line), tried in order on the note's text (`finish`)

@@ -162,6 +162,7 @@ class Winamax(Dialect):
     grammar_file = "winamax.lark"
     writer = "histkit.dialects.winamax_writer"
     default_currency = "EUR"
+    currencies = frozenset({"EUR"})
     prints_uncalled = False  # the bettor collects an uncalled bet with the pot (hand 554)
     half_words: ClassVar[Mapping[str, Half]] = {"hi": Half.HIGH, "lo": Half.LOW}
     prints_no_low = False  # no Winamax line for "no low hand qualified" is known

@@ -159,6 +159,11 @@ def write_session(
         profile = dialect.profile
     if currency is None:
         currency = dialect.default_currency
+    if not tournament and dialect.currencies is not None and currency not in dialect.currencies:
+        raise ValueError(
+            f"{site} deals cash games in {', '.join(sorted(dialect.currencies))} only, "
+            f"not {currency}"
+        )
     path = Path(path)
     side = Path(sidecar) if sidecar else truth_path(path)
     n = n_faults = 0

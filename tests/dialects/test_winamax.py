@@ -845,3 +845,15 @@ def test_hilo_halves_are_labelled_as_the_engine_splits_them() -> None:
         assert +got == +want, write_hand(h)
         checked += 1
     assert checked > 5
+
+
+def test_simulate_refuses_other_currencies_before_dealing(tmp_path: Path) -> None:
+    """`histkit simulate --site winamax --currency USD` is refused before a hand is dealt,
+    and no file is left behind."""
+    from histkit.simulate import write_session
+
+    dealt: list[int] = []
+    out = tmp_path / "w.txt"
+    with pytest.raises(ValueError, match="EUR only, not USD"):
+        write_session(out, "stud", 10, currency="USD", site="winamax", progress=dealt.append)
+    assert dealt == [] and not out.exists()
