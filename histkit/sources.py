@@ -27,7 +27,7 @@ import pyarrow as pa
 
 if TYPE_CHECKING:
     from histkit.rules.continuity import StackRecord
-    from histkit.stats import Filters
+    from histkit.selection import Filters
 
 __all__ = [
     "HAND_TABLES",
@@ -358,7 +358,7 @@ def _key(table: pa.Table, with_site: bool) -> pa.Array:
 def _hand_mask(hands: pa.Table, f: Filters) -> pa.Array:
     import pyarrow.compute as pc
 
-    from histkit.stats import _utc
+    from histkit.selection import utc
 
     keep = pa.array([True] * hands.num_rows, pa.bool_())
     for column, value in (("site", f.site), ("game", f.game), ("table", f.table)):
@@ -367,17 +367,17 @@ def _hand_mask(hands: pa.Table, f: Filters) -> pa.Array:
     if f.tournament is not None:
         keep = pc.and_kleene(keep, pc.equal(hands["is_tournament"], f.tournament))
     if f.since is not None:
-        lo = pa.scalar(_utc(f.since).to_pydatetime(), hands.schema.field("started_at").type)
+        lo = pa.scalar(utc(f.since).to_pydatetime(), hands.schema.field("started_at").type)
         keep = pc.and_kleene(keep, pc.greater_equal(hands["started_at"], lo))
     if f.until is not None:
-        hi = pa.scalar(_utc(f.until).to_pydatetime(), hands.schema.field("started_at").type)
+        hi = pa.scalar(utc(f.until).to_pydatetime(), hands.schema.field("started_at").type)
         keep = pc.and_kleene(keep, pc.less_equal(hands["started_at"], hi))
     return pc.fill_null(keep, False)
 
 
 def _stakes_mask(hands: pa.Table, stakes: str) -> pa.Array:
     """Stakes as `histkit.stats.filter_hands` matches them (its labels, one rule)."""
-    from histkit.stats import Filters, filter_hands
+    from histkit.selection import Filters, filter_hands
 
     cols = ["hand_id", "small_bet", "big_bet", "unit", "currency", "rake", "fee"]
     frame = hands.select([c for c in cols if c in hands.column_names]).to_pandas()
@@ -477,7 +477,7 @@ def _sql_where(f: Filters | None, present: dict[str, list[str]]) -> tuple[str, l
     """The WHERE clause (on `hands`) of the simple filters, and its parameters."""
     if f is None:
         return "", []
-    from histkit.stats import _utc
+    from histkit.selection import utc
 
     terms: list[str] = []
     params: list[Any] = []
@@ -490,10 +490,10 @@ def _sql_where(f: Filters | None, present: dict[str, list[str]]) -> tuple[str, l
         params.append(f.tournament)
     if f.since is not None:
         terms.append("started_at >= ?")
-        params.append(_utc(f.since).to_pydatetime())
+        params.append(utc(f.since).to_pydatetime())
     if f.until is not None:
         terms.append("started_at <= ?")
-        params.append(_utc(f.until).to_pydatetime())
+        params.append(utc(f.until).to_pydatetime())
     if f.player and "seats" in present:
         both = "site" in present["seats"] and "site" in present["hands"]
         key = "site, hand_id" if both else "hand_id"
@@ -606,11 +606,11 @@ def record_filter(filters: Filters | None) -> Callable[[StackRecord], bool] | No
     f = filters
     if f.stakes:
         raise SourceError("the audit cannot filter by stakes")
-    from histkit.stats import _utc
+    from histkit.selection import utc
 
     player = (f.player or "").lower()
-    lo = None if f.since is None else _utc(f.since).timestamp()
-    hi = None if f.until is None else _utc(f.until).timestamp()
+    lo = None if f.since is None else utc(f.since).timestamp()
+    hi = None if f.until is None else utc(f.until).timestamp()
 
     def keep(r: StackRecord) -> bool:
         if f.site and r.site != f.site:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from histkit.words import plural
 
 if TYPE_CHECKING:
+    from histkit.selection import Filters
     from histkit.sources import Source
-    from histkit.stats import Filters
 
 __all__ = [
     "EXIT_FOUND",
@@ -209,8 +209,8 @@ def add_filter_options(p: argparse.ArgumentParser, *, stakes: bool = True) -> No
 def filters_from(args: argparse.Namespace, *, player: str | None) -> Filters:
     """`Filters` from the options `add_filter_options` (and the site option) added: a
     date in the wrong form or an unknown site is a usage error, said before any work."""
+    from histkit.selection import Filters
     from histkit.sources import SourceError, day_range, parse_day
-    from histkit.stats import Filters
 
     for flag, what in (("player", "player"), ("table", "table"), ("stakes", "stakes")):
         value = getattr(args, flag, None)

@@ -37,8 +37,8 @@ from histkit.textsafe import CsvWriter
 if TYPE_CHECKING:
     from histkit.audit import AuditReport
     from histkit.rules import Violation
+    from histkit.selection import Filters
     from histkit.sources import Source
-    from histkit.stats import Filters
 
 FIELDS = (
     "hand_id", "code", "severity", "street", "line", "expected", "reported", "message", "seq",
