@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # pandas only where a table is labelled: the audit never loads it
+    import pandas as pd
 
 __all__ = [
     "format_amount",
@@ -64,6 +65,9 @@ def money_unit_of(hands: pd.DataFrame) -> pd.Series:
     site, tournament, currency and unit (tables of an older histkit)."""
     if "money_unit" in hands:
         return hands["money_unit"].astype(str)
+    import numpy as np
+    import pandas as pd
+
     site = hands["site"].astype(str) if "site" in hands else pd.Series("?", index=hands.index)
     tid = hands["tournament_id"] if "tournament_id" in hands else pd.Series(None, hands.index)
     cur = hands["currency"]

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from histkit.reading.decode import (
     FALLBACK_ENCODING,
@@ -103,6 +103,15 @@ class HandBlock:
 _BLANK_NEXT = re.compile(r"\n(?=[^\S\n]*\n)")
 
 
+def starts_inside(prefixes: tuple[str, ...], *, binary: bool = False) -> re.Pattern[Any]:
+    """A line end followed by any of the prefixes a hand's first line may start with: one
+    regex scan finds the first, where a `find` per prefix reads the text once per site
+    (24 prefixes: about 20 µs a hand against 3)."""
+    alternatives = "|".join(re.escape(p) for p in prefixes)
+    text = f"\n(?:{alternatives})"
+    return re.compile(text.encode("utf-8")) if binary else re.compile(text)
+
+
 def _blank(line: str) -> bool:
     return not line or line.isspace()
 
@@ -117,6 +126,7 @@ class Splitter:
     __slots__ = (
         "starts",
         "prefixes",
+        "inside",
         "cur",
         "start",
         "no",
@@ -130,6 +140,7 @@ class Splitter:
     def __init__(self, starts: HandStarts) -> None:
         self.starts = starts
         self.prefixes = starts.prefixes
+        self.inside = starts_inside(starts.prefixes)
         self.cur: list[str] = []  # the open block
         self.start = 0  # its first line
         self.no = 0  # lines read so far
@@ -234,12 +245,12 @@ class Splitter:
             return
         base = self.no  # the number of the line before the chunk's first
         yield from self.lines(lines[: blanks[0][0] + 1])  # up to and with the first blank
-        inside = ["\n" + s for s in self.prefixes]
+        inside = self.inside
         for (i, _, after), (j, before, _) in pairwise(blanks):
             if j == i + 1:
                 continue
             para = lines[i + 1 : j]
-            if any(text.find(s, after + 1, before) >= 0 for s in inside):
+            if inside.search(text, after + 1, before) is not None:
                 self.no = base + i + 1
                 yield from self.lines(para)
                 yield from self.lines(("",))  # the blank line that ends it
@@ -307,7 +318,7 @@ def cut_points(
     file once, in 1 MB pieces; memory stays flat."""
     if is_utf16(f):
         return None
-    prefixes = [b"\n" + s.encode("utf-8") for s in starts.prefixes]
+    inside = starts_inside(starts.prefixes, binary=True)
     cuts: list[tuple[int, int]] = []
     offset = lines = 0  # bytes and LFs before the current piece
     target = every  # the next cut: the first header line at or after this offset
@@ -326,10 +337,10 @@ def cut_points(
         buf = b"\n" + piece  # so a header at the piece's start is found too
         counted, counted_to = lines, 0  # LFs before piece[counted_to]
         while offset + len(piece) > target:
-            found = [i for i in (buf.find(s, max(target - offset, 0)) for s in prefixes) if i >= 0]
-            if not found:
+            found = inside.search(buf, max(target - offset, 0))
+            if found is None:
                 break
-            at = min(found)  # buf index of the LF before the line = piece index of the line
+            at = found.start()  # buf index of the LF before the line = piece index of the line
             line = piece[at : piece.index(b"\n", at)].rstrip(b"\r")
             try:
                 text = line.decode("utf-8")
