@@ -60,3 +60,23 @@ def test_enum_members_are_aliased_in_one_place() -> None:
         if p.name != "speed.py" and alias.search(p.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_an_audit_loads_no_pandas() -> None:
+    """The audit reads text and replays it: pandas (half a second to import) is for tables
+    and statistics, so no module on the audit's path may import it at the top."""
+    import subprocess
+    import sys
+
+    sample = ROOT.parent / "sample_data" / "razz_cash_200.txt"
+    code = (
+        "import sys\n"
+        "from histkit.audit import audit_paths\n"
+        f"r = audit_paths([{str(sample)!r}], jobs=1)\n"
+        "assert r.hands == 200, r.hands\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'matplotlib')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]", out
