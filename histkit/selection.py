@@ -19,7 +19,6 @@ from histkit.money import money_label, money_unit_of, stakes_label, stakes_match
 __all__ = [
     "Filters",
     "MissingTableError",
-    "MixedMoneyError",
     "filter_hands",
     "frames",
     "load",
@@ -27,10 +26,6 @@ __all__ = [
 ]
 
 _TABLES = ("hands", "seats", "actions", "cards", "allin_ev", "awards", "violations")
-
-
-class MixedMoneyError(ValueError):
-    """Raised when one figure would add amounts of different currencies or units."""
 
 
 class MissingTableError(LookupError):
@@ -149,6 +144,7 @@ def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def utc(d: datetime) -> pd.Timestamp:
+    """A filter's date as a UTC timestamp (a naive one is taken as UTC)."""
     ts = pd.Timestamp(d)
     return ts.tz_localize(UTC) if ts.tzinfo is None else ts.tz_convert(UTC)
 

@@ -33,7 +33,6 @@ from histkit.money import (
 from histkit.selection import (
     Filters,
     MissingTableError,
-    MixedMoneyError,
     filter_hands,
     frames,
     load,
@@ -101,6 +100,11 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "rolled-up trips",
     ),
 }
+
+
+class MixedMoneyError(ValueError):
+    """Raised when one figure would add amounts of different currencies or units."""
+
 
 _RANKS = {c: i + 2 for i, c in enumerate("23456789TJQKA")}
 _TOURNAMENT_COLUMNS = ("tournament_id", "buy_in_amount", "buy_in_fee", "buy_in_currency")

@@ -333,6 +333,10 @@ def test_a_refused_first_import_leaves_no_database(
     rc, _, err = run(capsys, "import", str(tmp_path / "f.txt"), "--db", str(db), "-q")
     assert rc == 2 and "no stud hands in" in err, err
     assert not db.exists() and not (tmp_path / "new.duckdb.wal").exists()
+    (tmp_path / "empty").mkdir()
+    rc, _, err = run(capsys, "import", str(tmp_path / "empty"), "--db", str(db), "-q")
+    assert rc == 2 and "no hand histories in" in err, err
+    assert not db.exists() and not (tmp_path / "new.duckdb.wal").exists()
     rc, _, err = run(capsys, "import", str(RAZZ), "--db", str(db), "-q")
     assert rc == 0, err
     rc, _, err = run(capsys, "import", str(tmp_path / "f.txt"), "--db", str(db), "-q")

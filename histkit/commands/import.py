@@ -98,8 +98,6 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write the database: {e.strerror or e}") from None
-    if not report.files_seen:
-        raise nothing_read(args, ", ".join(args.paths))
     if not args.quiet:
         print(summary(report))
     return EXIT_FOUND if report.conflicts else EXIT_OK

@@ -179,15 +179,33 @@ def import_paths(
     unchanged since the last import are not read). `max_bytes`: read at most about this
     much of each text file (cut at a hand header; the rest is `unfinished`, left for the
     next import). `require_hands`: files all new to the database with no stud hand among
-    them (empty, binary, other games, no known site's) are `NothingToImport`, and the
-    database is left as it was (so the next import of them says the same)."""
-    t0 = time.perf_counter()
+    them (empty, binary, other games, no known site's), or no file at all, are
+    `NothingToImport`, and the database is left as it was (so the next import of them says
+    the same; a database this import created is removed)."""
     file = resolve_path(db)
-    found = _found(paths)
+    created = not file.exists()
     options = _Options(
         audit=audit, jobs=jobs, site=site, max_bytes=max_bytes, require_hands=require_hands
     )
-    created = not file.exists()
+    try:
+        return _import(file, paths, options, timeout, progress, planned)
+    except NothingToImport:
+        if created:
+            _remove_if_empty(file, timeout)
+        raise
+
+
+def _import(
+    file: Path,
+    paths: Iterable[str | os.PathLike[str]],
+    options: _Options,
+    timeout: float,
+    progress: Callable[[int, int], object] | None,
+    planned: Callable[[int], object] | None,
+) -> ImportReport:
+    """`import_paths`, its database file resolved."""
+    t0 = time.perf_counter()
+    found = _found(paths)
     con = open_for_writing(file, timeout=timeout)
     try:
         known = _known(con)
@@ -198,6 +216,8 @@ def import_paths(
     try:
         _stage(staged, found, known, options, progress=progress, planned=planned)
         base = ImportReport(str(file), files_seen=len(staged.plans))
+        if options.require_hands and not staged.plans:
+            raise NothingToImport(base)
         if all(p.action == SKIP for p in staged.plans):
             return replace(base, files_skipped=len(staged.plans), seconds=time.perf_counter() - t0)
         con = open_for_writing(file, timeout=timeout)
@@ -213,9 +233,6 @@ def import_paths(
             written = _write(con, staged, options)
         except _NothingFound as e:
             written = nothing = e.written
-            # a database this import created and nobody else has written since: removed,
-            # so that a refused first import leaves no empty database behind
-            created = created and _is_empty(con)
         finally:
             con.close()  # (DuckDB writes its checkpoint here: part of the hold)
         held = time.perf_counter() - held
@@ -225,23 +242,22 @@ def import_paths(
     base = replace(base, files_seen=len(staged.plans))
     report = _report(base, staged, written, time.perf_counter() - t0, held)
     if nothing is not None:
-        if created:
-            _remove_database(file)
         raise NothingToImport(report)
     return report
 
 
-def _is_empty(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether the database records no file at all."""
-    row = con.execute("SELECT count(*) FROM files").fetchone()
-    return row is not None and row[0] == 0
-
-
-def _remove_database(file: Path) -> None:
-    """Remove a database file (and its write-ahead log) this import created empty."""
-    for path in (file, file.with_name(file.name + ".wal")):
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+def _remove_if_empty(file: Path, timeout: float) -> None:
+    """Remove a database file (and its write-ahead log) that records no file: one a refused
+    import created, unless another import has written to it since."""
+    con = open_for_writing(file, timeout=timeout)
+    try:
+        row = con.execute("SELECT count(*) FROM files").fetchone()
+    finally:
+        con.close()
+    if row is not None and row[0] == 0:
+        for path in (file, file.with_name(file.name + ".wal")):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
 def _found(paths: Iterable[str | os.PathLike[str]]) -> list[str]:

@@ -51,7 +51,7 @@ from histkit.dialects.builder import (
 from histkit.model import ActionKind, Game, Half, PotKind, Street, Unit
 from histkit.rules.profile import RakeSplit, RuleProfile
 
-__all__ = ["PLAY_MONEY", "Winamax", "WINAMAX"]
+__all__ = ["MONEY", "PLAY_MONEY", "Winamax", "WINAMAX"]
 
 # What the real hands settle: the bring-in by the lowest up card (9h < Qd, 7c < 8h), the
 # best board first on 4th-7th, completion to the small bet, a 7th-street raise. Nothing
@@ -63,6 +63,7 @@ __all__ = ["PLAY_MONEY", "Winamax", "WINAMAX"]
 # last street; too little to say which order its lines follow: not checked
 WINAMAX = RuleProfile(name="winamax", rake_split=RakeSplit.MAIN_FIRST, showdown_order=None)
 
+MONEY = "EUR"  # the one currency of Winamax's real-money tables
 PLAY_MONEY = "PLAY"  # the currency of Winamax's play-money tables (counted in hundredths)
 _TABLE_TID = re.compile(r"\((\d+)\)#\d+$")
 
@@ -81,7 +82,7 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         "small_bet": r.money(sb, line),
         "big_bet": r.money(bb, line),
         "unit": r.unit,
-        "currency": None if tournament else "EUR" if r.is_money(sb) else PLAY_MONEY,
+        "currency": None if tournament else MONEY if r.is_money(sb) else PLAY_MONEY,
         "started_at": utc_start(r.d, [(m["d1"], m["t1"], m["z1"])]),
         "local_time": m["date"],
         "buy_in": m["buyin"],
@@ -161,8 +162,8 @@ class Winamax(Dialect):
     title = "Winamax"
     grammar_file = "winamax.lark"
     writer = "histkit.dialects.winamax_writer"
-    default_currency = "EUR"
-    currencies = frozenset({"EUR"})
+    default_currency = MONEY
+    currencies = frozenset({MONEY})
     prints_uncalled = False  # the bettor collects an uncalled bet with the pot (hand 554)
     half_words: ClassVar[Mapping[str, Half]] = {"hi": Half.HIGH, "lo": Half.LOW}
     prints_no_low = False  # no Winamax line for "no low hand qualified" is known

@@ -42,6 +42,7 @@ import re
 from typing import TYPE_CHECKING
 
 from histkit.cards import Card
+from histkit.dialects.winamax import MONEY, PLAY_MONEY
 from histkit.dialects.writer import TextWriter
 from histkit.model import (
     Action,
@@ -108,7 +109,7 @@ class WinamaxWriter(TextWriter):
     board_form = "Board: [{}]"
 
     def __init__(self, hand: Hand) -> None:
-        if hand.unit is Unit.CENT and hand.currency not in (None, "EUR", "PLAY"):
+        if hand.unit is Unit.CENT and hand.currency not in (None, MONEY, PLAY_MONEY):
             raise ValueError(
                 f"hand {hand.hand_id}: Winamax writes euros only, not {hand.currency} "
                 "(simulate with currency EUR)"
@@ -152,7 +153,7 @@ class WinamaxWriter(TextWriter):
         name = h.table
         if h.is_tournament and not _TABLE_SUFFIX.search(name):
             name = f"{name}({h.tournament_id})#1"
-        money = "play money" if h.unit is Unit.CENT and h.currency != "EUR" else "real money"
+        money = "play money" if h.unit is Unit.CENT and h.currency != MONEY else "real money"
         return f"Table: '{name}' {h.max_seats or 6}-max ({money})"
 
     # ------------------------------------------------------------------ events
