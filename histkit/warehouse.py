@@ -19,8 +19,10 @@ of the earlier run beside the new ones (issue 19). So:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -55,6 +57,7 @@ __all__ = [
     "read_tables",
     "write_parts",
     "write_tables",
+    "folder_value",
 ]
 
 RECORD = "_histkit.json"  # the completion record: `_` keeps dataset readers off it
@@ -62,6 +65,14 @@ FORMAT = "histkit-tables"
 FORMAT_VERSION = 1
 STAGING_PREFIX = ".histkit-staging-"
 PARTITION_KEYS = ("game", "date", "site", "table")
+#: Bytes of a partition folder's name `key=value` at most: file systems allow 255 (a
+#: longer name is ENAMETOOLONG), and a value is written percent-encoded (up to 9 bytes a
+#: CJK character), so a 28-character table name can be too long.
+FOLDER_BYTES = 200
+#: The column of `hands` that keeps each hand's table name exactly when the result is
+#: partitioned by table (the folder's `table=` value is cut for a long name).
+EXACT_TABLE = "table_exact"
+_CUT = re.compile(r"~[0-9a-f]{16}\Z")  # how a cut value ends: "~" and 16 hex digits
 
 
 class WarehouseError(ValueError):
@@ -83,7 +94,9 @@ class ParquetSink:
     Plain: `<dir>/<table>.parquet`, one row group per batch. Partitioned
     (`partition_by=("game", "date")`): `<dir>/<table>/game=.../date=.../part-N.parquet`, a
     Hive-style dataset that pyarrow, pandas and DuckDB read directly; every table gets
-    the partition columns (taken from its hand) so each can be filtered alike.
+    the partition columns (taken from its hand) so each can be filtered alike. A value
+    too long for a folder name is cut (`folder_value`); `hands` then keeps the exact
+    table names in `EXACT_TABLE`.
 
     `overwrite` is accepted for older callers and ignored: a result is always replaced
     whole. After closing, `committed` says whether the tables became the folder's result,
@@ -327,6 +340,7 @@ def write_parts(
         "site": hands["site"],
         "table": hands["table"],
     }
+    keys = {k: _folder_values(k, v) for k, v in keys.items() if k in partition_by}
     fmt = ds.ParquetFileFormat()
     opts = fmt.make_write_options(compression=compression)
     partitioning = _partitioning(partition_by)
@@ -336,6 +350,8 @@ def write_parts(
             continue
         # each row's partition values are its hand's (rows keep their order)
         at = pc.index_in(table["hand_id"], value_set=hands["hand_id"])
+        if name == "hands" and "table" in partition_by:
+            table = table.append_column(EXACT_TABLE, table["table"])
         for k in partition_by:
             col = keys[k] if name == "hands" else keys[k].take(at)
             if k in table.column_names:
@@ -363,6 +379,43 @@ def write_parts(
             filesystem.create_dir(f"{base}/errors", recursive=True)
         pq.write_table(errors, f"{base}/errors/{part}.parquet", filesystem=filesystem)
     return {name: t.num_rows for name, t in tables.items()}
+
+
+def folder_value(key: str, value: str) -> str:
+    """The value a partition folder `key=value` is named with: `value` itself when its
+    name (percent-encoded, as pyarrow writes it) fits in `FOLDER_BYTES`, else as much of
+    it as fits and "~" and 16 hex digits of its SHA-256, so a long name stays readable,
+    unique and the same from run to run. A value that itself ends the way a cut one does
+    is cut too, so no name can take another's folder."""
+    from urllib.parse import quote
+
+    room = FOLDER_BYTES - len(key) - 1
+    if len(quote(value, safe="")) <= room and not _CUT.search(value):
+        return value
+    tag = "~" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    room -= len(tag)
+    kept = 0
+    for i, ch in enumerate(value):
+        room -= len(quote(ch, safe=""))
+        if room < 0:
+            break
+        kept = i + 1
+    return value[:kept] + tag
+
+
+def _folder_values(key: str, column: Any) -> Any:
+    """`column` (a partition key's values) with each value as `folder_value` names it:
+    only the distinct values are looked at."""
+    import pyarrow.compute as pc
+
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if not pa.types.is_string(column.type) or not len(column):
+        return column
+    distinct = pc.unique(column)
+    named = [None if v is None else folder_value(key, v) for v in distinct.to_pylist()]
+    if all(a == b for a, b in zip(named, distinct.to_pylist(), strict=True)):
+        return column
+    return pa.array(named, pa.string()).take(pc.index_in(column, value_set=distinct))
 
 
 def remove_stale_staging(directory: Path) -> None:
@@ -618,6 +671,12 @@ def conform_table(
         return table
     # the table's own columns, in its own order: partition values that are not columns of
     # the table are dropped, those that are come back with the column's type
+    if EXACT_TABLE in table.column_names:  # the exact names of a folder value cut short
+        if "table" in table.column_names:
+            table = table.drop_columns(["table"])
+        table = table.rename_columns(
+            ["table" if c == EXACT_TABLE else c for c in table.column_names]
+        )
     extra = [c for c in table.column_names if c not in schema.names and c not in keys]
     own = [c for c in schema.names if c in table.column_names]
     table = table.select(own + extra)
