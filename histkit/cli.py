@@ -26,8 +26,10 @@ UsageError = _options.UsageError
 # ---------------------------------------------------------------------------- main
 
 # Each command is a module in histkit.commands with a `register(subparsers)` function;
-# a new module is a new command. ORDER fixes the order in `histkit --help`. Modules are
-# imported when the parser is built and import heavy dependencies only when run.
+# a new module is a new command. ORDER fixes the order in `histkit --help`. Only the
+# command named on the line is imported and registered (every one for `histkit --help`
+# or a name that is none of them), and each imports heavy dependencies only when run:
+# start-up is paid by every command, however small its input.
 ORDER: tuple[str, ...] = (
     "parse",
     "audit",
@@ -76,7 +78,9 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: with `argv`, only the command it names (when it names
+    one), else every command."""
     parser = OneLineParser(
         prog="histkit",
         description="Seven Card Stud hand histories: parse, audit, tabulate, analyse.",
@@ -85,13 +89,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action=PrintVersion, help="show the version and whether it runs compiled"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
-    for name in command_names():
+    names = command_names()
+    if argv and argv[0] in names:
+        names = [argv[0]]
+    for name in names:
         importlib.import_module(f"histkit.commands.{name}").register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)

@@ -9,21 +9,24 @@ At most `2 * jobs` chunks are in flight, so memory stays bounded however large t
 from __future__ import annotations
 
 import gc
-import multiprocessing as mp
 import os
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histkit.audit import AuditedHand, audit_hand
 from histkit.model import Hand
 from histkit.reader import Chunk, ParseIssue, chunk_bytes, iter_chunks, parse_chunk
 from histkit.rules import RuleProfile, Violation
-from histkit.tables import TableBuilder, Tables
+
+if TYPE_CHECKING:  # imported where tables are built: an audit without them loads no pyarrow
+    from concurrent.futures import Future
+
+    from histkit.tables import TableBuilder, Tables
 
 __all__ = ["ChunkResult", "HandKey", "default_jobs", "process_chunk", "run", "build_tables"]
 
@@ -94,7 +97,11 @@ def process_chunk(
     hand id) is not replayed again: the audit counts it, and audits the first. `keys`:
     also list every hand's key and text checksum (`ChunkResult.keys`), and leave such
     copies out of the tables (the hand database stores a hand once)."""
-    builder = TableBuilder(audit=audit) if tables else None
+    builder: TableBuilder | None = None
+    if tables:
+        from histkit.tables import TableBuilder
+
+        builder = TableBuilder(audit=audit)
     games: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     rejected: list[ParseIssue] = []
@@ -204,6 +211,17 @@ def run(
     if chunks is None:
         span = None if max_blocks else _SPAN_BYTES
         chunks = iter_chunks(paths, site=site, max_blocks=max_blocks, span_bytes=span)
+    chunks = iter(chunks)
+    first = list(islice(chunks, 2))
+    if len(first) < 2:  # one chunk (a small input): starting workers would cost more
+        with bulk_gc():
+            for chunk in first:
+                yield process_chunk(chunk, **kw)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = chain(first, chunks)
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:
@@ -229,6 +247,8 @@ def build_tables(
     """All tables of the input in memory (for stats and notebooks); `jobs` as in `run`.
     `progress(n, nbytes)` is called as each chunk of n hands (nbytes of input) is done."""
     import pyarrow as pa
+
+    from histkit.tables import TableBuilder, Tables
 
     site = site if site is not None else dialect  # `dialect`: the older name of `site`
     parts = []

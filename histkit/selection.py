@@ -9,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from histkit.money import money_label, money_unit_of, stakes_label, stakes_match
+
+if TYPE_CHECKING:  # imported where used: `Filters` serves commands that load no tables
+    import pandas as pd
+    import pyarrow as pa
 
 __all__ = [
     "Filters",
@@ -61,6 +62,8 @@ def frames(tables: Any) -> dict[str, pd.DataFrame]:
     Tables the input lacks (e.g. `awards` before an audit) are simply absent. A hand id
     read twice (the same hand in two files) is counted once, the first copy; the ids
     are listed in `out["hands"].attrs["duplicates"]` so callers can say so."""
+    import pandas as pd
+
     out: dict[str, pd.DataFrame] = {}
     for name in _TABLES:
         t = tables.get(name) if isinstance(tables, Mapping) else getattr(tables, name, None)
@@ -145,6 +148,8 @@ def _with_labels(hands: pd.DataFrame) -> pd.DataFrame:
 
 def utc(d: datetime) -> pd.Timestamp:
     """A filter's date as a UTC timestamp (a naive one is taken as UTC)."""
+    import pandas as pd
+
     ts = pd.Timestamp(d)
     return ts.tz_localize(UTC) if ts.tzinfo is None else ts.tz_convert(UTC)
 
@@ -152,6 +157,8 @@ def utc(d: datetime) -> pd.Timestamp:
 def filter_hands(hands: pd.DataFrame, f: Filters) -> pd.DataFrame:
     """The labelled `hands` rows the filters keep (player is applied later: it needs
     the whole table to judge the spots, e.g. who was still to act)."""
+    import pandas as pd
+
     h = _with_labels(hands)
     keep = pd.Series(True, index=h.index)
     if f.game:

@@ -23,9 +23,9 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import pyarrow as pa
+if TYPE_CHECKING:  # pyarrow imported where used: an audit of hand histories loads none
+    import pyarrow as pa
 
-if TYPE_CHECKING:
     from histkit.rules.continuity import StackRecord
     from histkit.selection import Filters
 
@@ -112,9 +112,11 @@ def resolve(paths: Sequence[str | Path] = (), *, db: str | Path | bool | None = 
         raise SourceError(
             f"{', '.join(databases)}: a hand database is read with --db FILE, not as a PATH"
         )
-    from histkit.warehouse import holds_tables
+    tables: list[Path] = []
+    if any(p.is_dir() for p in given):  # (the warehouse loads pyarrow: asked only of folders)
+        from histkit.warehouse import holds_tables
 
-    tables = [p for p in given if holds_tables(p)]
+        tables = [p for p in given if holds_tables(p)]
     if tables and len(tables) != len(given):
         text = [p for p in given if p not in tables]
         raise SourceError(
@@ -287,6 +289,8 @@ def _db_players(file: Path) -> list[Any]:
 def _from_folders(
     folders: Sequence[Path], names: list[str], filters: Filters | None
 ) -> dict[str, pa.Table]:
+    import pyarrow as pa
+
     from histkit.warehouse import read_tables
 
     need = list(names)
@@ -356,6 +360,7 @@ def _key(table: pa.Table, with_site: bool) -> pa.Array:
 
 
 def _hand_mask(hands: pa.Table, f: Filters) -> pa.Array:
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     from histkit.selection import utc
@@ -377,6 +382,8 @@ def _hand_mask(hands: pa.Table, f: Filters) -> pa.Array:
 
 def _stakes_mask(hands: pa.Table, stakes: str) -> pa.Array:
     """Stakes as `histkit.stats.filter_hands` matches them (its labels, one rule)."""
+    import pyarrow as pa
+
     from histkit.selection import Filters, filter_hands
 
     cols = ["hand_id", "small_bet", "big_bet", "unit", "currency", "rake", "fee"]
@@ -513,6 +520,8 @@ def _arrow(rel: Any) -> pa.Table:
 def _conform(name: str, table: pa.Table) -> pa.Table:
     """The table with the column types `histkit parse` writes (DuckDB may widen some),
     columns it does not know left as they are."""
+    import pyarrow as pa
+
     from histkit.tables import SCHEMAS
 
     schema = SCHEMAS.get(name)
@@ -606,11 +615,9 @@ def record_filter(filters: Filters | None) -> Callable[[StackRecord], bool] | No
     f = filters
     if f.stakes:
         raise SourceError("the audit cannot filter by stakes")
-    from histkit.selection import utc
-
     player = (f.player or "").lower()
-    lo = None if f.since is None else utc(f.since).timestamp()
-    hi = None if f.until is None else utc(f.until).timestamp()
+    lo = None if f.since is None else _epoch(f.since)
+    hi = None if f.until is None else _epoch(f.until)
 
     def keep(r: StackRecord) -> bool:
         if f.site and r.site != f.site:
@@ -629,3 +636,9 @@ def record_filter(filters: Filters | None) -> Callable[[StackRecord], bool] | No
         return not f.player or any(p.lower() == player for p, _, _ in r.seats)
 
     return keep
+
+
+def _epoch(d: datetime) -> float:
+    """A filter's date in seconds since the epoch, a naive one taken as UTC (as
+    `histkit.selection.utc` takes it), without loading pandas into the audit."""
+    return (d if d.tzinfo is not None else d.replace(tzinfo=UTC)).timestamp()

@@ -6,7 +6,11 @@ obvious slow way from the rules, so they share no code or table with histkit.eva
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
@@ -463,3 +467,63 @@ def test_every_stud_show_in_the_corpus_is_named_as_pokerstars_did() -> None:
         if describe(game, cards) != text
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_cached_tables_are_the_built_ones_and_a_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
+    """The scalar tables come from histkit's private cache after the first run (no numpy
+    at import then); what the cache gives is exactly what the build makes, and a cache
+    file that is damaged or of the wrong shape is not trusted: the tables are built again
+    and the file rewritten."""
+    from histkit.evaluate import _tables
+
+    codes, high, razz, flush, low8 = _tables._build_scalar_lists()
+    assert dict(zip(codes, range(len(codes)), strict=True)) == _tables.STATE_BY_CODE
+    assert (high, razz) == (_tables.HIGH_BY_STATE, _tables.RAZZ_BY_STATE)
+    assert (flush, low8) == (_tables.FLUSH_BY_MASK, _tables.LOW8_BY_MASK)
+    program = (
+        "import hashlib, sys; from histkit.evaluate import _tables as t;"
+        "from histkit.evaluate import high_value, razz_value;"
+        "from histkit.cards import parse_cards;"
+        "h = parse_cards('Ah Kh Qh Jh Th 2c 2d');"
+        "print('numpy' in sys.modules, high_value(h), razz_value(h),"
+        "hashlib.sha256(repr((sorted(t.STATE_BY_CODE.items()), t.HIGH_BY_STATE, t.RAZZ_BY_STATE,"
+        "t.FLUSH_BY_MASK, t.LOW8_BY_MASK)).encode()).hexdigest())"
+    )
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    env = {**os.environ, "HISTKIT_CACHE_DIR": str(cache)}
+    env.pop("HISTKIT_NO_CACHE", None)
+    root = Path(__file__).resolve().parents[1]
+
+    def run() -> list[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", program],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+        )
+        return out.stdout.split()
+
+    here = hashlib.sha256(
+        repr(
+            (
+                sorted(_tables.STATE_BY_CODE.items()),
+                _tables.HIGH_BY_STATE,
+                _tables.RAZZ_BY_STATE,
+                _tables.FLUSH_BY_MASK,
+                _tables.LOW8_BY_MASK,
+            )
+        ).encode()
+    ).hexdigest()
+    built = run()  # an empty cache: built (with numpy) and written
+    (file,) = cache.glob("evaluate-*.marshal")
+    assert built[0] == "True" and built[3] == here
+    cached = run()  # read back: the same tables, and numpy not loaded
+    assert cached == ["False", *built[1:]]
+    data = bytearray(file.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte
+    file.write_bytes(bytes(data))
+    assert run() == built  # not trusted: built again ...
+    assert run() == cached  # ... and cached again

@@ -80,3 +80,46 @@ def test_an_audit_loads_no_pandas() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]", out
+
+
+def test_a_command_line_audit_of_one_file_starts_light(tmp_path: Path) -> None:
+    """`histkit audit FILE` (the command line, default options) loads what an audit needs
+    and nothing more: no pandas, pyarrow or matplotlib (tables and plots), no numpy once
+    the evaluator's tables are cached, no other command's modules, no worker processes
+    for one chunk of input, and only the parser of the site the file is written in
+    (issue 25: every command paid over a second of start-up)."""
+    import os
+    import subprocess
+    import sys
+
+    hand = (ROOT.parent / "sample_data" / "stud_cash_200.txt").read_text(encoding="utf-8")
+    one = tmp_path / "one.txt"
+    one.write_text(hand.split("\n\n\n")[0].strip() + "\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from histkit.cli import main\n"
+        f"status = main(['audit', {str(one)!r}, '-q'])\n"
+        "from histkit.dialects import base\n"
+        "heavy = ('pandas', 'pyarrow', 'matplotlib', 'numpy', 'duckdb', 'dask', 'lark_cython')\n"
+        "others = ('histkit.commands.', 'histkit.tables', 'histkit.simulate', 'histkit.equity',\n"
+        "          'concurrent.futures.')\n"
+        "print(status, sorted({m.split('.')[0] for m in sys.modules} & set(heavy)),\n"
+        "      sorted(m for m in sys.modules if m.startswith(others)),\n"
+        "      sorted({f for f, _ in base._COMPILED}))\n"
+    )
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    env = {**os.environ, "HISTKIT_CACHE_DIR": str(cache)}
+    env.pop("HISTKIT_NO_CACHE", None)
+
+    def audit() -> str:
+        run = [sys.executable, "-c", code]
+        out = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+        return out.splitlines()[-1]  # (the audit's own lines before it)
+
+    first = audit()  # fills the cache: numpy builds the evaluator's tables
+    assert first.startswith("0 ") and "'numpy'" in first, first
+    got = audit()
+    assert got == (
+        "0 [] ['histkit.commands._options', 'histkit.commands.audit'] ['pokerstars.lark']"
+    ), got

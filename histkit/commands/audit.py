@@ -142,13 +142,16 @@ def _source(args: argparse.Namespace) -> Source:
     """As `source_from`; hand histories at fsspec URLs (read on a cluster's workers, or
     here) are a source of their own kind's."""
     from histkit.sources import Source
-    from histkit.storage import input_paths, is_url
 
-    if args.db is None and any(is_url(p) for p in args.paths):
-        try:
-            return Source("text", tuple(input_paths(args.paths)))  # type: ignore[arg-type]
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+    if args.db is None and any(isinstance(p, str) and "://" in p for p in args.paths):
+        # (storage loads pyarrow: imported only where a path may be a URL, as the reader does)
+        from histkit.storage import input_paths, is_url
+
+        if any(is_url(p) for p in args.paths):
+            try:
+                return Source("text", tuple(input_paths(args.paths)))  # type: ignore[arg-type]
+            except ValueError as e:
+                raise UsageError(str(e)) from None
     source = source_from(args)
     if source.kind != "text" and args.scheduler:
         raise UsageError(
@@ -160,7 +163,6 @@ def _source(args: argparse.Namespace) -> Source:
 
 def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: Any) -> int:
     from histkit.audit import audit_paths
-    from histkit.cluster import ClusterError
     from histkit.rules import RuleProfile, load_profile
     from histkit.sources import record_filter
 
@@ -180,6 +182,11 @@ def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: A
         except (ValueError, OSError) as e:
             raise UsageError(str(e)) from None
         size = 0 if args.quiet else input_bytes(source.paths)
+        cluster_errors: tuple[type[Exception], ...] = ()
+        if client is not None:  # (the cluster's module loads the table builder's pyarrow)
+            from histkit.cluster import ClusterError
+
+            cluster_errors = (ClusterError,)
         try:
             with progress_bar(enabled=not args.quiet, desc="auditing", total_bytes=size) as bar:
                 report = audit_paths(
@@ -192,7 +199,7 @@ def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: A
                     keep=keep,
                     client=client,
                 )
-        except ClusterError as e:
+        except cluster_errors as e:
             raise UsageError(str(e)) from None
     if report.hands == 0 and not report.rejected:
         raise nothing_read(

@@ -30,7 +30,6 @@ import contextlib
 import hashlib
 import os
 import re
-import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from typing import Any, ClassVar
 import lark
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
+from histkit.cache import cache_dir
 from histkit.cards import Card
 from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, clip_line
 from histkit.dialects.fastpath import LineMatcher, build_matcher
@@ -61,15 +61,22 @@ __all__ = [
 
 def load_grammar(filename: str) -> str:
     """The grammar text: from the installed package (the wheel ships `histkit/grammars`),
-    else from the source checkout's top-level `grammars/` folder."""
-    from importlib import resources
+    else from the source checkout's top-level `grammars/` folder. A package on disk is read
+    as files: importlib.resources (for a package in a zip file) costs start-up time."""
+    package = Path(__file__).resolve().parents[1]
+    if package.is_dir():
+        here = package / "grammars" / filename
+        if here.is_file():
+            return here.read_text(encoding="utf-8")
+    else:
+        from importlib import resources
 
-    try:
-        res = resources.files("histkit") / "grammars" / filename
-        if res.is_file():
-            return res.read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        pass
+        try:
+            res = resources.files("histkit") / "grammars" / filename
+            if res.is_file():
+                return res.read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+            pass
     repo = Path(__file__).resolve().parents[2] / "grammars" / filename
     if repo.is_file():
         return repo.read_text(encoding="utf-8")
@@ -79,13 +86,24 @@ def load_grammar(filename: str) -> str:
 _IMPORT = re.compile(r"^%import\s+(\w+)", re.MULTILINE)
 
 
-def _grammar_source(base_path: str, grammar_path: str) -> tuple[str, str]:
+class _GrammarSource:
     """Lark's import hook: `%import common.X` reads `common.lark` from wherever
-    `load_grammar` finds the grammars (the installed package or the checkout)."""
-    try:
-        return grammar_path, load_grammar(grammar_path)
-    except FileNotFoundError as e:
-        raise OSError(str(e)) from None
+    `load_grammar` finds the grammars (the installed package or the checkout). A class
+    with a fixed repr, not a function: Lark keys its parser cache on the options' text,
+    and a function's text holds its address, which differs in every process (so the
+    cache was rebuilt by every run)."""
+
+    def __call__(self, base_path: str, grammar_path: str) -> tuple[str, str]:
+        try:
+            return grammar_path, load_grammar(grammar_path)
+        except FileNotFoundError as e:
+            raise OSError(str(e)) from None
+
+    def __repr__(self) -> str:
+        return "histkit-grammars"
+
+
+_grammar_source = _GrammarSource()
 
 
 def _with_imports(text: str, seen: set[str] | None = None) -> str:
@@ -98,39 +116,6 @@ def _with_imports(text: str, seen: set[str] | None = None) -> str:
             seen.add(name)
             parts.append(_with_imports(load_grammar(f"{name}.lark"), seen))
     return "\n".join(parts)
-
-
-def _cache_dir() -> Path | None:
-    """A private per-user directory for Lark's parser cache, or None when there is none we
-    can trust. Lark's cache is a pickle, so it must never live where others can write."""
-    if os.environ.get("HISTKIT_NO_CACHE"):
-        return None
-    base = os.environ.get("HISTKIT_CACHE_DIR")
-    try:
-        if base:
-            root = Path(base)
-        elif sys.platform == "win32":
-            local = os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local"
-            root = Path(local) / "histkit"
-        elif sys.platform == "darwin":
-            root = Path.home() / "Library" / "Caches" / "histkit"
-        else:
-            root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "histkit"
-        if not base and not Path.home().is_dir():
-            return None  # never create a home directory just for a cache
-    except RuntimeError:  # no home directory to speak of
-        return None
-    try:
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if os.name == "posix":
-            st = root.stat()
-            if st.st_uid != os.getuid() or st.st_mode & 0o022:
-                return None
-        if not os.access(root, os.W_OK):
-            return None
-    except OSError:
-        return None
-    return root
 
 
 def _drop_stale_caches(root: Path, stem: str, flavour: str, keep: str) -> None:
@@ -200,7 +185,7 @@ def _build_parser(text: str, grammar_file: str, cython: bool) -> lark.Lark:
         import lark_cython
 
         opts["_plugins"] = lark_cython.plugins
-    cache = _cache_dir()
+    cache = cache_dir()
     if cache is not None:
         digest = hashlib.sha256(_with_imports(text).encode()).hexdigest()[:16]
         flavour = "cython" if cython else "py"
@@ -353,10 +338,11 @@ class Dialect:
     prints_uncalled: ClassVar[bool] = True
 
     def __init__(self, *, cython: bool | None = None, fast: bool | None = None) -> None:
-        self._cython = _want_cython() if cython is None else cython
+        self._cython = cython  # None: lark-cython if importable, asked when first needed
         # the line matcher (fastpath.py) first, Lark for what it leaves; fast=False: Lark only
         self._fast = not os.environ.get("HISTKIT_NO_FASTPATH") if fast is None else fast
         self._compiled_cache: _Compiled | None = None
+        self._lalr_cache: _Compiled | None = None
         self._matcher_cache: LineMatcher | None | bool = False  # False: not built yet
         # unit -> amount text -> minor units; shared by the hands this dialect parses
         self._money_memo: dict[Unit, dict[str, int]] = {u: {} for u in Unit}
@@ -429,11 +415,25 @@ class Dialect:
 
     @property
     def compiled(self) -> _Compiled:
+        """The grammar compiled with plain lark: each line kind's regex, the header's, and
+        the LALR tables the fast path's matcher is built from (they are the reference)."""
         c = self._compiled_cache
         if c is None:
-            c = self._compiled_cache = _compile(
-                self.grammar_file, self.header_terminal, self._cython
-            )
+            c = self._compiled_cache = _compile(self.grammar_file, self.header_terminal, False)
+        return c
+
+    def _lalr(self) -> _Compiled:
+        """The grammar as the LALR path parses it: with lark-cython when wanted (and it
+        builds), else `compiled`. Built on first use: most hands never need it, and each
+        parser built is start-up time (loading one from the cache too)."""
+        c = self._lalr_cache
+        if c is None:
+            c = self.compiled
+            if self._cython is None:
+                self._cython = _want_cython()
+            if self._cython:
+                c = _compile(self.grammar_file, self.header_terminal, True)
+            self._lalr_cache = c
         return c
 
     @property
@@ -447,7 +447,7 @@ class Dialect:
                 key = (type(self).__qualname__, self.grammar_file, self.header_terminal)
                 got = _MATCHERS.get(key, False)
                 if got is False:
-                    plain = _compile(self.grammar_file, self.header_terminal, False)
+                    plain = self.compiled
                     got = _MATCHERS[key] = build_matcher(
                         plain.parser, plain.line_regex, self.handlers, self.header_terminal
                     )
@@ -460,7 +460,7 @@ class Dialect:
 
     @property
     def uses_cython(self) -> bool:
-        return self.compiled.cython
+        return self._lalr().cython
 
     # the splitter's questions (`histkit.reading.split.HandStarts`), for one site
     @property
@@ -521,7 +521,7 @@ class Dialect:
             if hand is not None:
                 return hand
         try:
-            tokens: Any = self.compiled.parser.parse(block.text)
+            tokens: Any = self._lalr().parser.parse(block.text)
         except UnexpectedInput as e:
             return self._grammar_issue(e, block, source, hand_id)
         try:
@@ -547,9 +547,8 @@ class Dialect:
         """What the grammar would have accepted where it stopped. lark-cython cannot
         simulate that, so errors (rare) are re-parsed with plain lark, whose interactive
         parser gives the exact set rather than LALR's merged lookaheads."""
-        plain = _compile(self.grammar_file, self.header_terminal, False)
         try:
-            plain.parser.parse(block.text)
+            self.compiled.parser.parse(block.text)
         except UnexpectedInput as again:
             e = again
         ip = getattr(e, "interactive_parser", None)

@@ -192,6 +192,23 @@ class LineMatcher:
         return hit
 
 
+# each terminal's regex as the standard library parses it: `line_local` and `literals` both
+# read it, and parsing is most of what building a matcher costs at start-up
+_PARSED: dict[tuple[str, int], Any] = {}
+
+
+def _parsed(regex: re.Pattern[str]) -> Any:
+    """The regex's parse tree (shared: nothing here changes it), or None."""
+    key = (regex.pattern, regex.flags)
+    tree = _PARSED.get(key)
+    if tree is None:
+        try:
+            tree = _PARSED[key] = _sre_parse.parse(regex.pattern, regex.flags)
+        except Exception:  # pragma: no cover - a pattern re compiled always parses
+            return None
+    return tree
+
+
 def literals(regex: re.Pattern[str]) -> tuple[str | None, str | None]:
     """(prefix, anchor) of a regex: the literal text every match starts with (None when it
     starts otherwise), and the longest literal text every match contains (None when there
@@ -199,9 +216,8 @@ def literals(regex: re.Pattern[str]) -> tuple[str | None, str | None]:
     breaks are left out (the matcher tests lines without them)."""
     if regex.flags & re.IGNORECASE:
         return None, None
-    try:
-        tree = _sre_parse.parse(regex.pattern, regex.flags)
-    except Exception:  # pragma: no cover - a pattern re compiled always parses
+    tree = _parsed(regex)
+    if tree is None:  # pragma: no cover - a pattern re compiled always parses
         return None, None
     runs: list[str] = []  # required contiguous literal runs, in order
     cur: list[str] = []
@@ -241,9 +257,8 @@ def line_local(regex: re.Pattern[str]) -> bool:
     lookbehinds (which could see the line before). Then matching a line on its own gives
     what Lark's lexer gets in the whole text, and a line's kind depends on the line alone
     (so the matcher may memoise it)."""
-    try:
-        tree = _sre_parse.parse(regex.pattern, regex.flags)
-    except Exception:  # pragma: no cover - a pattern re compiled always parses
+    tree = _parsed(regex)
+    if tree is None:  # pragma: no cover - a pattern re compiled always parses
         return False
     items = list(tree)
     if len(items) == 1 and str(items[0][0]) == "SUBPATTERN":  # a flags group: (?i:...)
@@ -258,14 +273,21 @@ def line_local(regex: re.Pattern[str]) -> bool:
 
 
 _LEAVES = {"LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY"}
+# whether a leaf matches a line break, by (kind, value, flags): the grammars repeat a few
+# dozen leaves over a thousand times, and compiling each costs start-up time
+_LEAF_BREAKS: dict[tuple[str, str, int], bool] = {}
 
 
 def _no_line_break(state: Any, items: Iterable[tuple[Any, Any]], flags: int) -> bool:
     for op, av in items:
         name = str(op)
         if name in _LEAVES:
-            one = _sre_parse.SubPattern(state, [(op, av)])
-            if _sre_compile(one, flags).fullmatch("\n"):
+            key = (name, repr(av), flags)
+            breaks = _LEAF_BREAKS.get(key)
+            if breaks is None:
+                one = _sre_parse.SubPattern(state, [(op, av)])
+                breaks = _LEAF_BREAKS[key] = bool(_sre_compile(one, flags).fullmatch("\n"))
+            if breaks:
                 return False
         elif name in ("ASSERT", "ASSERT_NOT"):
             if av[0] < 0 or not _no_line_break(state, av[1], flags):  # lookbehind: no

@@ -10,10 +10,14 @@ numpy array of card indices and return the same values in bulk.
     rank_boards                                     the same for every board at once
     high_name, low_name, low8_name, describe        PokerStars' words
     high_values_batch, low8_values_batch, razz_values_batch
+
+The batch functions (and numpy with them) are imported on first use: an audit values a
+handful of hands with the scalar functions and starts faster without numpy.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from histkit.evaluate._tables import LOW_TOP, NO_LOW, HandCategory
-from histkit.evaluate.batch import high_values_batch, low8_values_batch, razz_values_batch
 from histkit.evaluate.names import (
     describe,
     high_name,
@@ -22,6 +26,9 @@ from histkit.evaluate.names import (
     name_high_value,
     name_low_value,
 )
+
+if TYPE_CHECKING:
+    from histkit.evaluate.batch import high_values_batch, low8_values_batch, razz_values_batch
 from histkit.evaluate.scalar import (
     best_high_five,
     best_low8_five,
@@ -59,3 +66,14 @@ __all__ = [
     "razz_value",
     "razz_values_batch",
 ]
+
+_BATCH = frozenset({"high_values_batch", "low8_values_batch", "razz_values_batch"})
+
+
+def __getattr__(name: str) -> Any:
+    """The batch functions, imported on first use (PEP 562)."""
+    if name in _BATCH:
+        from histkit.evaluate import batch
+
+        return getattr(batch, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

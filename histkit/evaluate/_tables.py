@@ -8,21 +8,31 @@ value can be decoded back into a PokerStars name without keeping the cards.
 Lows use the same layout with the ace as 1 and measure *badness*; the public low values
 are ``LOW_TOP - badness`` so that larger is better everywhere.
 
-All tables are built once at import (about a tenth of a second): the best five of six or
+The tables are built with numpy (about a tenth of a second): the best five of six or
 seven ranks is found by dynamic programming over rank multisets (the best of n is the
-best of the n ways to drop one card), so no combination is ever enumerated per hand.
+best of the n ways to drop one card), so no combination is ever enumerated per hand. The
+scalar paths' tables are kept in histkit's private cache (`histkit.cache`) and read back
+at import without numpy, so that an audit of one hand starts quickly; the batch path's
+dense arrays (`dense_arrays`) are built the first time it is used.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import marshal
+import sys
 from enum import IntEnum
 from itertools import combinations
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
+    "dense_arrays",
     "HandCategory",
     "LOW_TOP",
     "NO_LOW",
@@ -94,22 +104,24 @@ def _straight_value(cat: HandCategory, top: int) -> int:
     return (int(cat) << CAT_SHIFT) | pack(ranks)
 
 
-_STRAIGHT_TOP = np.array([_straight_top(m) if m.bit_count() == 5 else 0 for m in range(1 << 13)])
-_STRAIGHT_VALUE = np.array(
-    [0] * 5 + [_straight_value(HandCategory.STRAIGHT, t) for t in range(5, 15)], dtype=np.int64
-)
-# category from the two largest group sizes (c0, c1) of at most five cards
-_SHAPE_CATEGORY = np.zeros((5, 5), dtype=np.int64)
-_SHAPE_CATEGORY[4, :] = HandCategory.FOUR_OF_A_KIND
-_SHAPE_CATEGORY[3, :] = HandCategory.THREE_OF_A_KIND
-_SHAPE_CATEGORY[3, 2] = HandCategory.FULL_HOUSE
-_SHAPE_CATEGORY[2, :] = HandCategory.PAIR
-_SHAPE_CATEGORY[2, 2] = HandCategory.TWO_PAIR
-_SHAPE_CATEGORY[1, :] = HandCategory.HIGH_CARD
+def _shape_category() -> npt.NDArray[np.int64]:
+    """The category from the two largest group sizes (c0, c1) of at most five cards."""
+    import numpy as np
+
+    shape = np.zeros((5, 5), dtype=np.int64)
+    shape[4, :] = HandCategory.FOUR_OF_A_KIND
+    shape[3, :] = HandCategory.THREE_OF_A_KIND
+    shape[3, 2] = HandCategory.FULL_HOUSE
+    shape[2, :] = HandCategory.PAIR
+    shape[2, 2] = HandCategory.TWO_PAIR
+    shape[1, :] = HandCategory.HIGH_CARD
+    return shape
 
 
 def _multisets() -> npt.NDArray[np.int8]:
     """Every rank multiset of 0..7 cards (each rank at most four times) as a count matrix."""
+    import numpy as np
+
     counts = np.zeros((1, 0), dtype=np.int8)
     for _ in range(NRANKS):
         size = counts.sum(axis=1)
@@ -123,6 +135,8 @@ def _multisets() -> npt.NDArray[np.int8]:
 
 def _group_values(counts: npt.NDArray[np.int8], ace_low: bool) -> npt.NDArray[np.int64]:
     """Pairs/trips/quads values of multisets of at most five cards (no straights/flushes)."""
+    import numpy as np
+
     rank_of = np.arange(2, 15, dtype=np.int64)
     if ace_low:
         rank_of[12] = 1
@@ -131,7 +145,7 @@ def _group_values(counts: npt.NDArray[np.int8], ace_low: bool) -> npt.NDArray[np
     cum = np.cumsum(csorted, axis=1)
     size = cum[:, -1]
     rows = np.arange(len(counts))
-    value = _SHAPE_CATEGORY[csorted[:, 0], csorted[:, 1]] << CAT_SHIFT
+    value = _shape_category()[csorted[:, 0], csorted[:, 1]] << CAT_SHIFT
     for p in range(5):
         g = (cum <= p).sum(axis=1).clip(0, NRANKS - 1)
         value |= np.where(p < size, rsorted[rows, g], 0) << (4 * (4 - p))
@@ -147,6 +161,8 @@ def _build_rank_tables() -> tuple[
     the dead state ``len(codes)``). Values of 6 and 7 cards are the best over the states
     one card smaller, propagated along the transitions.
     """
+    import numpy as np
+
     counts = _multisets()
     pow5 = np.array(POW5[:NRANKS], dtype=np.int64)
     codes = counts.astype(np.int64) @ pow5
@@ -172,8 +188,12 @@ def _build_rank_tables() -> tuple[
     bad[small] = _group_values(counts[small], ace_low=True)
     five = np.flatnonzero((size == 5) & (counts.max(axis=1) == 1))
     mask = (counts[five] > 0).astype(np.int64) @ (1 << np.arange(NRANKS, dtype=np.int64))
-    top = _STRAIGHT_TOP[mask]
-    high[five] = np.where(top > 0, _STRAIGHT_VALUE[top], high[five])
+    straight_top = np.array([_straight_top(m) if m.bit_count() == 5 else 0 for m in range(1 << 13)])
+    straight_value = np.array(
+        [0] * 5 + [_straight_value(HandCategory.STRAIGHT, t) for t in range(5, 15)], dtype=np.int64
+    )
+    top = straight_top[mask]
+    high[five] = np.where(top > 0, straight_value[top], high[five])
     for n in (5, 6):
         src = np.flatnonzero(size == n)
         dst = trans[src].ravel()
@@ -213,11 +233,94 @@ def _build_low8_table() -> list[int | None]:
     return table
 
 
-_CODES, _TRANS, _HIGH, _RAZZ = _build_rank_tables()
-HIGH_BY_CODE: dict[int, int] = dict(zip(_CODES[1:].tolist(), _HIGH[1:-1].tolist(), strict=True))
-RAZZ_BY_CODE: dict[int, int] = dict(zip(_CODES[1:].tolist(), _RAZZ[1:-1].tolist(), strict=True))
-FLUSH_BY_MASK: list[int] = _build_flush_table()
-LOW8_BY_MASK: list[int | None] = _build_low8_table()
+_RankTables = tuple[
+    "npt.NDArray[np.int64]",
+    "npt.NDArray[np.int32]",
+    "npt.NDArray[np.int64]",
+    "npt.NDArray[np.int64]",
+]
+# the scalar paths' tables: rank-multiset code -> row, high and razz value by row, the flush
+# value by rank mask, the eight-or-better low by low-rank mask
+_ScalarTables = tuple[dict[int, int], list[int], list[int], list[int], list[int | None]]
+
+
+@functools.cache
+def _rank_tables() -> _RankTables:
+    """`_build_rank_tables`, once per process (the scalar tables and the batch arrays
+    both come from it)."""
+    return _build_rank_tables()
+
+
+_NSTATES = 76_154  # rank multisets of 1..7 cards, each rank at most four times
+
+
+def _build_scalar_lists() -> tuple[list[int], list[int], list[int], list[int], list[int | None]]:
+    """What the cache keeps: every rank-multiset code of 1..7 cards in order, its high and
+    razz values, the flush and the eight-or-better tables (plain lists: `marshal` reads
+    lists several times faster than dicts)."""
+    codes, _trans, high, razz = _rank_tables()
+    return (
+        codes[1:].tolist(),  # (state 0 is no card at all, the last the dead state)
+        high[1:-1].tolist(),
+        razz[1:-1].tolist(),
+        _build_flush_table(),
+        _build_low8_table(),
+    )
+
+
+def _cache_file() -> Path | None:
+    """This module's tables in the private cache, named by the module's source (a change
+    to how they are built is a new file) and the marshal format of this Python."""
+    from histkit.cache import cache_dir
+
+    root = cache_dir()
+    if root is None:
+        return None
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    tag = hashlib.sha256(source + repr((marshal.version, sys.version_info[:2])).encode())
+    return root / f"evaluate-{tag.hexdigest()[:16]}.marshal"
+
+
+def _read_cache(path: Path) -> tuple[Any, ...] | None:
+    """The lists a cache file holds, or None when it is missing, damaged or not their
+    shape (a checksum over the contents, then the types and sizes)."""
+    try:
+        data = path.read_bytes()
+        if hashlib.sha256(data[32:]).digest() != data[:32]:
+            return None
+        got = marshal.loads(data[32:])
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    sizes = (_NSTATES, _NSTATES, _NSTATES, 1 << NRANKS, 256)
+    ok = (
+        isinstance(got, tuple)
+        and len(got) == len(sizes)
+        and all(isinstance(t, list) and len(t) == n for t, n in zip(got, sizes, strict=False))
+    )
+    return got if ok else None
+
+
+def _scalar_tables() -> _ScalarTables:
+    """The scalar paths' tables: from the cache when it holds them, else built (with
+    numpy) and cached."""
+    path = _cache_file()
+    got = _read_cache(path) if path is not None else None
+    if got is None:
+        got = _build_scalar_lists()
+        if path is not None:
+            from histkit.cache import write_cache_file
+
+            data = marshal.dumps(got)
+            write_cache_file(path, hashlib.sha256(data).digest() + data)
+    codes, high, razz, flush, low8 = got
+    return dict(zip(codes, range(len(codes)), strict=True)), high, razz, flush, low8
+
+
+# code -> row of HIGH_BY_STATE and RAZZ_BY_STATE (the multisets of 1..7 cards, in code order)
+STATE_BY_CODE, HIGH_BY_STATE, RAZZ_BY_STATE, FLUSH_BY_MASK, LOW8_BY_MASK = _scalar_tables()
 
 # Per-card-index keys for the scalar paths (index = 4 * (rank - 2) + suit). A hand's key is
 # the plain sum of its cards' keys (one C-level `sum`), with these bit fields:
@@ -243,15 +346,23 @@ RANKS_IN_BYTE: tuple[int, ...] = tuple(
 SUIT_RANKS_IN_BYTE: tuple[tuple[int, ...], ...] = tuple(
     tuple((b >> s) & 1 | ((b >> (s + 4)) & 1) << 1 for b in range(256)) for s in range(4)
 )
-# Dense forms for the batch path (see `_build_rank_tables`).
-ARRAYS: dict[str, npt.NDArray[np.integer[Any]]] = {
-    "trans": _TRANS.ravel(),
-    "high": _HIGH,
-    "razz": _RAZZ,
-    "flush": np.array(FLUSH_BY_MASK, dtype=np.int64),
-    "low8": np.array([NO_LOW if v is None else v for v in LOW8_BY_MASK], dtype=np.int64),
-    "low_bit": np.array(
-        [1 if r == 12 else 1 << (r + 1) if r <= 6 else 0 for r in (i >> 2 for i in range(52))],
-        dtype=np.int64,
-    ),
-}
+
+
+@functools.cache
+def dense_arrays() -> dict[str, npt.NDArray[np.integer[Any]]]:
+    """The batch path's tables as numpy arrays (see `_build_rank_tables`), built on its
+    first use."""
+    import numpy as np
+
+    _codes, trans, high, razz = _rank_tables()
+    return {
+        "trans": trans.ravel(),
+        "high": high,
+        "razz": razz,
+        "flush": np.array(FLUSH_BY_MASK, dtype=np.int64),
+        "low8": np.array([NO_LOW if v is None else v for v in LOW8_BY_MASK], dtype=np.int64),
+        "low_bit": np.array(
+            [1 if r == 12 else 1 << (r + 1) if r <= 6 else 0 for r in (i >> 2 for i in range(52))],
+            dtype=np.int64,
+        ),
+    }

@@ -18,11 +18,12 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from histkit.evaluate._tables import ARRAYS, NO_LOW, NRANKS, SUIT_BIAS, SUIT_FLAGS
+from histkit.evaluate._tables import NO_LOW, NRANKS, SUIT_BIAS, SUIT_FLAGS, dense_arrays
 
 __all__ = ["NO_LOW", "high_values_batch", "low8_values_batch", "razz_values_batch"]
 
 IntArray = npt.NDArray[np.int64]
+ARRAYS = dense_arrays()
 
 _TRANS: npt.NDArray[np.int32] = ARRAYS["trans"].astype(np.int32, copy=False)
 _HIGH: IntArray = ARRAYS["high"].astype(np.int64, copy=False)

@@ -24,10 +24,11 @@ from histkit.evaluate._tables import (
     CODE_SHIFT,
     COUNT_SHIFT,
     FLUSH_BY_MASK,
-    HIGH_BY_CODE,
+    HIGH_BY_STATE,
     LOW8_BY_MASK,
     RANKS_IN_BYTE,
-    RAZZ_BY_CODE,
+    RAZZ_BY_STATE,
+    STATE_BY_CODE,
     SUIT_BIAS,
     SUIT_FLAGS,
     SUIT_RANKS_IN_BYTE,
@@ -78,7 +79,7 @@ def _high(acc: int) -> int:
         for b in range(7):
             mask |= in_suit[(bits >> (8 * b)) & 0xFF] << (2 * b)
         return FLUSH_BY_MASK[mask]
-    return HIGH_BY_CODE[(acc >> CODE_SHIFT) & CODE_MASK]
+    return HIGH_BY_STATE[STATE_BY_CODE[(acc >> CODE_SHIFT) & CODE_MASK]]
 
 
 def high_value(cards: Iterable[Card]) -> int:
@@ -120,7 +121,7 @@ def razz_value(cards: Iterable[Card]) -> int:
     5..7 cards pick the best five. Fewer cards are valued as they are, so that a
     four-card show or an exposed razz board gets the same ordering rules.
     """
-    return RAZZ_BY_CODE[(_key(cards) >> CODE_SHIFT) & CODE_MASK]
+    return RAZZ_BY_STATE[STATE_BY_CODE[(_key(cards) >> CODE_SHIFT) & CODE_MASK]]
 
 
 def board_high_value(up_cards: Iterable[Card]) -> int:
@@ -129,7 +130,7 @@ def board_high_value(up_cards: Iterable[Card]) -> int:
     Quads > trips > two pair > pair > high cards, then ranks (ace high). Straights and
     flushes do not count and suits never break a tie: ties are the caller's (by position).
     """
-    return HIGH_BY_CODE[(_key(up_cards, 4) >> CODE_SHIFT) & CODE_MASK]
+    return HIGH_BY_STATE[STATE_BY_CODE[(_key(up_cards, 4) >> CODE_SHIFT) & CODE_MASK]]
 
 
 def board_low_value(up_cards: Iterable[Card]) -> int:
@@ -137,7 +138,7 @@ def board_low_value(up_cards: Iterable[Card]) -> int:
 
     Ace is low, pairs are bad (any unpaired board beats any paired one), no suit ties.
     """
-    return RAZZ_BY_CODE[(_key(up_cards, 4) >> CODE_SHIFT) & CODE_MASK]
+    return RAZZ_BY_STATE[STATE_BY_CODE[(_key(up_cards, 4) >> CODE_SHIFT) & CODE_MASK]]
 
 
 def rank_boards(boards: Sequence[Sequence[Card | None]], *, high: bool = True) -> list[int] | None:
@@ -145,8 +146,8 @@ def rank_boards(boards: Sequence[Sequence[Card | None]], *, high: bool = True) -
     boards in one call; unknown cards (None) are skipped. None when some board has no
     known card at all (who acts first cannot be told). The engine ranks every live board
     once per street, so one call instead of one per board."""
-    key = CARD_KEY
-    table = HIGH_BY_CODE if high else RAZZ_BY_CODE
+    key, state = CARD_KEY, STATE_BY_CODE
+    table = HIGH_BY_STATE if high else RAZZ_BY_STATE
     count_shift, bits_shift, code_shift, code_mask = COUNT_SHIFT, BITS_SHIFT, CODE_SHIFT, CODE_MASK
     out = []
     bad: Sequence[Card | None] | None = None
@@ -161,7 +162,7 @@ def rank_boards(boards: Sequence[Sequence[Card | None]], *, high: bool = True) -
         if n > 4 or (acc >> bits_shift).bit_count() != n:
             bad = bad or b  # an error only if no board turns out empty
             continue
-        out.append(table[(acc >> code_shift) & code_mask])
+        out.append(table[state[(acc >> code_shift) & code_mask]])
     if bad is not None:
         cards = [c for c in bad if c is not None]
         raise ValueError(_complaint(cards, len(cards), 4))

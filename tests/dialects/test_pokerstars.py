@@ -562,7 +562,9 @@ def test_everyones_hole_cards_means_no_single_hero() -> None:
 
 def test_parser_cache_is_private_and_gives_the_same_hands(tmp_path: Path) -> None:
     """Lark's cache (a pickle) goes only to a private directory; a parser loaded from it
-    parses exactly like a freshly built one."""
+    parses exactly like a freshly built one. A second process finds and only reads what
+    the first cached (the cache's key is the same in every process: a key that differs
+    rebuilds and rewrites the cache on every run, which cost every command its start)."""
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
     program = (
@@ -574,10 +576,13 @@ def test_parser_cache_is_private_and_gives_the_same_hands(tmp_path: Path) -> Non
     env.pop("HISTKIT_NO_CACHE", None)
     run = [sys.executable, "-c", program]
     first = subprocess.run(run, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
-    files = sorted(p.name for p in cache.iterdir())
-    assert files and all(f.startswith("pokerstars-") and f.endswith(".cache") for f in files)
+    written = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
+    parsers = [f for f in written if f.endswith(".cache")]
+    assert parsers and all(f.startswith("pokerstars-") for f in parsers)
+    assert any(f.startswith("evaluate-") for f in written)  # the evaluator's tables
     second = subprocess.run(run, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
     assert first.stdout == second.stdout and "Hand(" in first.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == written
 
     shared = tmp_path / "shared"
     shared.mkdir()
