@@ -402,21 +402,20 @@ def _stakes_mask(hands: pa.Table, stakes: str) -> pa.Array:
 def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str, pa.Table]:
     """The tables of the database with the filters pushed into SQL where they are simple
     (site, game, table, cash/tournament, dates, player seated); stakes are matched after."""
-    from histkit.db.connection import DatabaseBusy, connect_file
+    from histkit.db.connection import DatabaseBusy, DatabaseError, connect_file
 
     try:
         con = connect_file(file, read_only=True)
     except DatabaseBusy as e:
         raise SourceError(str(e)) from None
-    except FileNotFoundError as e:
+    except (FileNotFoundError, DatabaseError) as e:
         raise SourceError(str(e)) from None
-    except Exception as e:  # duckdb.Error: not a database, or one of a newer DuckDB
+    except Exception as e:  # duckdb.Error of another kind
         raise SourceError(f"cannot read the hand database {file}: {_first_line(e)}") from None
     try:
         con.execute("SET TimeZone = 'UTC'")  # timestamps come back in UTC, as parse writes
         present = _db_tables(con)
-        if "hands" not in present:
-            raise SourceError(f"{file} is not a histkit hand database (it has no hands table)")
+        _require_hand_database(con, file)
         where, params = _sql_where(filters, present)
         out: dict[str, pa.Table] = {}
         if where:
@@ -462,6 +461,22 @@ def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str,
 
 def _no_hands(con: Any) -> bool:
     return not con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+
+
+def _require_hand_database(con: Any, file: Path) -> None:
+    """Refuse a DuckDB file that is not a hand database (another program's, even one with a
+    `hands` table), the way `histkit db` does: by its `meta` table and schema version."""
+    from histkit.db.schema import DatabaseError, version
+
+    try:
+        v = version(con)
+    except DatabaseError as e:
+        raise SourceError(f"{file}: {e}") from None
+    if v is None:
+        raise SourceError(
+            f"{file} is an empty DuckDB database, not a hand database: import hand "
+            f"histories into it with `histkit import PATH --db {file}`"
+        )
 
 
 def _first_line(e: BaseException) -> str:
@@ -584,15 +599,16 @@ def _not_audited(file: Path) -> SourceError:
 def _db_audited(file: Path) -> bool:
     """Whether the database holds the audit: both audit tables, and no `meta` entry
     saying the hands were imported without it."""
-    from histkit.db.connection import DatabaseBusy, connect_file
+    from histkit.db.connection import DatabaseBusy, DatabaseError, connect_file
 
     try:
         con = connect_file(file, read_only=True)
-    except (DatabaseBusy, FileNotFoundError) as e:
+    except (DatabaseBusy, FileNotFoundError, DatabaseError) as e:
         raise SourceError(str(e)) from None
-    except Exception as e:  # duckdb.Error
+    except Exception as e:  # duckdb.Error of another kind
         raise SourceError(f"cannot read the hand database {file}: {_first_line(e)}") from None
     try:
+        _require_hand_database(con, file)
         present = _db_tables(con)
         if not all(t in present for t in _AUDIT):
             return False

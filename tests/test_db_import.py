@@ -565,7 +565,7 @@ def test_reading_commands_never_create_a_database_and_say_what_is_wrong(
     empty = tmp_path / "empty.duckdb"
     duckdb.connect(str(empty)).close()
     refused(["db", "--db", str(empty)], "is an empty DuckDB database, not a hand database")
-    refused(["stats", "--db", str(empty)], "is not a histkit hand database")
+    refused(["stats", "--db", str(empty)], "is an empty DuckDB database, not a hand database")
     with pytest.raises(hdb.DatabaseError, match="histkit import PATH --db"):
         hdb.connect(empty)
     con = duckdb.connect(str(empty), read_only=True)

@@ -61,6 +61,9 @@ def make_db(out: Path, file: Path, *, audit: bool = True, site_columns: bool = T
             con.register("incoming", table)
             con.execute(f"CREATE TABLE {name} AS SELECT * FROM incoming")
             con.unregister("incoming")
+        # every histkit database has its `meta` from the first version on
+        con.execute("CREATE TABLE meta (key VARCHAR, value VARCHAR)")
+        con.execute("INSERT INTO meta VALUES ('schema_version', '1')")
     finally:
         con.close()
     return file
@@ -395,7 +398,7 @@ def test_usage_errors_are_one_line_and_exit_2(
         ),
         (["stats", str(sources.db)], "a hand database is read with --db FILE, not as a PATH"),
         (["stats", "--db", str(sources.flat)], "is a folder, not a hand database file"),
-        (["audit", "--db", sources.text[0]], f"cannot read the hand database {sources.text[0]}"),
+        (["audit", "--db", sources.text[0]], f"{sources.text[0]} is not a DuckDB database"),
         (["stats"], "give hand-history files or folders, folders of tables, or --db"),
         (["audit"], "give hand-history files or folders, folders of tables, or --db"),
         (["stats", *db, "--until", "12/06/2024"], "--until: expected a day YYYY-MM-DD"),

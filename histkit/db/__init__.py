@@ -24,6 +24,7 @@ from histkit.db.connection import (
     DatabaseBusy,
     connect_file,
     default_path,
+    open_error,
     resolve_path,
 )
 from histkit.db.importer import ImportReport, NothingToImport, import_paths, open_for_writing
@@ -67,7 +68,7 @@ def connect(
     try:
         con = connect_file(file, read_only=True, timeout=timeout)
     except duckdb.Error as e:
-        raise DatabaseError(f"{file} is not a DuckDB database ({_first_line(e)})") from None
+        raise open_error(file, e) from None
     try:
         if version(con) is None:  # no tables at all: a DuckDB file, not a hand database
             raise DatabaseError(
@@ -86,7 +87,3 @@ def connect(
     con.close()
     open_for_writing(file, timeout=timeout).close()
     return connect_file(file, read_only=True, timeout=timeout)
-
-
-def _first_line(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0]

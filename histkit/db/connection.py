@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["DB_ENV", "DatabaseBusy", "connect_file", "default_path", "resolve_path"]
+__all__ = [
+    "DB_ENV",
+    "DatabaseBusy",
+    "DatabaseError",
+    "connect_file",
+    "default_path",
+    "resolve_path",
+]
 
 DB_ENV = "HISTKIT_DB"  # overrides the default database file
 DEFAULT_NAME = "hands.duckdb"
@@ -29,6 +36,20 @@ DEFAULT_TIMEOUT = 30.0  # seconds a connection waits for another process's hold
 
 class DatabaseBusy(RuntimeError):
     """Another process held the database longer than we were prepared to wait."""
+
+
+class DatabaseError(ValueError):
+    """The file is no hand database histkit can use (the CLI's exit 2)."""
+
+
+#: DuckDB's settings for every connection: never load or download an extension. A file
+#: of another kind (SQLite, say) otherwise makes DuckDB fetch a reader for it from the
+#: network; a hand database needs none.
+_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+}
+_SQLITE = b"SQLite format 3\x00"
 
 
 def default_path() -> Path:
@@ -90,18 +111,60 @@ def connect_file(
         )
     if not read_only:
         file.parent.mkdir(parents=True, exist_ok=True)
+    _refuse_other_kind(file)
     deadline = time.monotonic() + timeout
     pause = 0.02
     while True:
         try:
-            return duckdb.connect(str(file), read_only=read_only)
+            return duckdb.connect(str(file), read_only=read_only, config=_CONFIG)
         except duckdb.IOException as e:
             if not (_locked(e) or _being_created(e, file)):
-                raise
+                raise open_error(file, e) from None
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(
                     f"{file} is held by another process (an import or watch?); "
                     f"waited {timeout:.0f} s"
                 ) from None
+        except duckdb.Error as e:
+            raise open_error(file, e) from None
         time.sleep(pause * (0.5 + random.random()))
         pause = min(pause * 2, 0.5)
+
+
+def _refuse_other_kind(file: Path) -> None:
+    """A file that is plainly not a DuckDB database (SQLite's, or any other whose first
+    bytes are not DuckDB's) is named for what it is before DuckDB is asked to open it."""
+    try:
+        with open(file, "rb") as f:
+            head = f.read(16)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise DatabaseError(f"cannot read {file}: {e.strerror or e}") from None
+    if head.startswith(_SQLITE):
+        raise DatabaseError(
+            f"{file} is a SQLite database, not a histkit hand database (a DuckDB file): "
+            "give --db a file made by `histkit import`"
+        )
+    if len(head) >= 12 and head[8:12] != b"DUCK":
+        raise DatabaseError(f"{file} is not a DuckDB database (not a histkit hand database)")
+
+
+def open_error(file: Path, e: BaseException) -> DatabaseError:
+    """The one-line error for a database file DuckDB could not open: a place histkit may
+    not read or write is said as such, not as a file of the wrong kind."""
+    text = _first_line(e)
+    low = text.lower()
+    if "permission denied" in low or "read-only file system" in low:
+        return DatabaseError(f"cannot open {file}: permission denied ({text})")
+    if "no space left" in low:
+        return DatabaseError(f"cannot open {file}: the disk is full ({text})")
+    if "not a valid duckdb database" in low or "unable to open database" in low:
+        return DatabaseError(f"{file} is not a DuckDB database ({text})")
+    if "version" in low and "storage" in low:
+        return DatabaseError(f"{file} was written by another DuckDB version ({text})")
+    return DatabaseError(f"cannot open {file} ({text})")
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]

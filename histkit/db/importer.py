@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from histkit.db.connection import DEFAULT_TIMEOUT, connect_file, resolve_path
+from histkit.db.connection import DEFAULT_TIMEOUT, connect_file, open_error, resolve_path
 from histkit.db.scan import (
     NEW,
     REREAD,
@@ -126,7 +126,7 @@ def open_for_writing(
     try:
         con = connect_file(file, read_only=False, timeout=timeout)
     except duckdb.Error as e:
-        raise DatabaseError(f"{file} is not a DuckDB database ({_first_line(e)})") from None
+        raise open_error(file, e) from None
     try:
         ensure(con)
     except DatabaseError as e:
@@ -475,7 +475,3 @@ def _report(
         last_file=next(reversed(written), None),
         unfinished=tuple(p.path for p in written.values() if p.bounded),
     )
-
-
-def _first_line(e: BaseException) -> str:
-    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__

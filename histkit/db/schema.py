@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
+from histkit.db.connection import DatabaseError
 from histkit.tables import SCHEMAS
 
 if TYPE_CHECKING:
@@ -54,10 +55,6 @@ __all__ = [
     "needs_upgrade",
     "version",
 ]
-
-
-class DatabaseError(ValueError):
-    """The file is no hand database histkit can use (the CLI's exit 2)."""
 
 
 #: tables whose rows belong to one hand (besides `hands`): rows keyed by (site, hand_id)
