@@ -151,11 +151,10 @@ def test_whole_mixed_folder_one_summary_by_site(
         assert f"  {site}: " in out
 
 
-# Real hands that break a standard rule, and why (each site's tests say more):
-# Kings Club #37581152: a $33.16 bring-in completed to $44 (less than half a bet added) is
-# raised "to $77.16": the house measures the raise from the bring-in, a house rule no
-# RuleProfile can say yet (tests/dialects/test_kingsclub.py).
-KNOWN_BREAKS = {("kingsclub", "37581152"): {Code.RAISE_SIZE}}
+# Real hands that break their site's rules, and why (each site's tests say more): none.
+# (Kings Club #37581152 raises from the bring-in after a short completion: its house rule,
+# in its profile.)
+KNOWN_BREAKS: dict[tuple[str, str], set[Code]] = {}
 
 
 @needs_shared

@@ -51,11 +51,12 @@ hi-lo Td under Qs) and razz by the highest (Tc over 6d); first to act by the bes
 6-2 before Q-T); the open pair allows the big bet on 4th (#37581152: "Player3 bets 88" on
 [7c 7d]). The rest no real hand settles (the cap, heads-up, suit ties, short all-ins, odd
 chips, rake ceiling: rakes of 5 on 1,299.60 and 1 on 660 and 100): PokerStars' rules.
-What no profile can say: stud #37581152 raises "to 77.16" after a 33.16 bring-in was
+One house rule of its own: stud #37581152 raises "to 77.16" after a 33.16 bring-in was
 completed to 44 (and the 2-7 hand #40091899 "to 38.58" after 16.58 and 22): the house
 treats a completion that adds less than half a bet to the bring-in as an incomplete
-raise, so the next raise is a small bet over the bring-in. The audit reports it
-(RAISE_SIZE): tests/dialects/test_kingsclub.py says so.
+raise, so the next raise is a small bet over the bring-in
+(`short_completion_raise_from_bring_in`; standard stud raises to 88 there, and the
+casino profile reports the hand: tests/dialects/test_kingsclub.py).
 
 Descriptions are not checked (`describe` is None): the site writes none.
 """
@@ -88,7 +89,9 @@ from histkit.rules.speed import THIRD as _THIRD
 __all__ = ["KINGSCLUB", "KingsClub"]
 
 # showdown order (AGGRESSOR, as PokerStars): the last bettor first in 2 of 2 real showdowns
-KINGSCLUB: RuleProfile = dataclasses.replace(POKERSTARS, name="kingsclub")
+KINGSCLUB: RuleProfile = dataclasses.replace(
+    POKERSTARS, name="kingsclub", short_completion_raise_from_bring_in=True
+)
 
 _UP, _DOWN = (True,), (False,)
 _MIX = re.compile(r"\bmix\b", re.IGNORECASE)

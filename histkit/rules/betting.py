@@ -369,7 +369,8 @@ def _raise(st: HandState, i: int, to: int, short: bool) -> None:
     incs = [st.inc]
     if double_allowed(st) and st.inc == st.small_bet:
         incs.append(st.big_bet)
-    targets = [bet + k for k in incs]
+    base = raise_base(st)
+    targets = [base + k for k in incs]
     if to <= bet:
         st.report(
             Code.RAISE_SIZE,
@@ -407,6 +408,24 @@ def _raise(st: HandState, i: int, to: int, short: bool) -> None:
     if to - bet > st.small_bet and to in targets:
         st.inc = to - bet
     _register(st, i, to, to >= targets[0] or _half(st, to, targets[0]))
+
+
+def raise_base(st: HandState) -> int:
+    """What a raise is measured from: the bet, except under a house that counts a short
+    completion as an incomplete raise (`RuleProfile.short_completion_raise_from_bring_in`):
+    the first raise after a completion that added less than half a small bet to the
+    bring-in is measured from the bring-in."""
+    bi = st.bring_in_amount
+    if (
+        st.profile.short_completion_raise_from_bring_in
+        and (st.street or _THIRD) == _THIRD
+        and st.wagers == 1
+        and bi is not None
+        and st.bet == st.small_bet
+        and 2 * (st.small_bet - bi) < st.small_bet
+    ):
+        return bi
+    return st.bet
 
 
 def _register(st: HandState, i: int, to: int, full: bool) -> None:

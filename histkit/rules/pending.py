@@ -213,7 +213,7 @@ def options(st: HandState, i: int, bring_in_due: bool) -> Legal:
             if betting.double_allowed(st):
                 bet_big = min(big, stack)
     elif can_raise:
-        raise_to = min(st.bet + st.inc, stack + mine)
+        raise_to = min(betting.raise_base(st) + st.inc, stack + mine)
         if betting.double_allowed(st) and st.inc == small:
             raise_big = min(st.bet + big, stack + mine)
     return Legal(

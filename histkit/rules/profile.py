@@ -87,6 +87,10 @@ class RuleProfile:
     bring_in_ties_by_suit: bool = True  # else by position (lowest seat)
     bring_in_all_in: BringInAllIn = BringInAllIn.NEXT_CLOCKWISE
     open_pair_double: bool = True  # stud high: an open pair on 4th allows the big bet
+    # a completion adding less than half a small bet to the bring-in is an incomplete
+    # raise: the next raise is a small bet over the bring-in (Kings Club: 33.16 bring-in,
+    # completed to 44, raised to 77.16), not over the completion (standard: to 88)
+    short_completion_raise_from_bring_in: bool = False
     short_all_in: ShortAllIn = ShortAllIn.HALF_BET
     odd_chip: OddChip = OddChip.BY_CARD
     odd_chip_between_halves_to_high: bool = True

@@ -6,6 +6,7 @@ input is rejected with its file, line and hand id."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from datetime import UTC, datetime
@@ -41,7 +42,7 @@ from histkit.model import (
     Unit,
 )
 from histkit.reader import ParseIssue, iter_hands, parse_text
-from histkit.rules import replay
+from histkit.rules import CASINO, replay
 from histkit.rules.continuity import check_continuity
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
@@ -92,22 +93,24 @@ def test_corpus_counts_as_the_readme_lists(corpus: list[Hand | ParseIssue]) -> N
 
 
 @needs_kc
-def test_corpus_replays_clean_but_for_the_house_raise(corpus: list[Hand | ParseIssue]) -> None:
-    """No error or warning under the site's profile, with one exception no profile can
-    express: in stud #37581152 the 33.16 bring-in is completed to 44 and then raised "to
-    77.16", a small bet over the bring-in, not over the completion (the 2-7 hand #40091899
-    does the same: 16.58, 22, 38.58; while #3703449's full completion, 125 to 500, is
-    raised to 1,000). The house takes a completion that adds less than half a bet as an
-    incomplete raise; standard stud (and every RuleProfile) says a raise there is to 88,
-    so the audit reports it. Money is conserved in every hand."""
+def test_corpus_replays_clean_under_the_house_rules(corpus: list[Hand | ParseIssue]) -> None:
+    """No error or warning under the site's profile. Its own house rule shows in stud
+    #37581152: the 33.16 bring-in is completed to 44 and then raised "to 77.16", a small
+    bet over the bring-in, not over the completion (the 2-7 hand #40091899 does the same:
+    16.58, 22, 38.58; while #3703449's full completion, 125 to 500, is raised to 1,000).
+    The house takes a completion that adds less than half a bet as an incomplete raise
+    (`RuleProfile.short_completion_raise_from_bring_in`); standard stud (the casino
+    profile) says a raise there is to 88 and reports the hand. Money is conserved in
+    every hand."""
     for h in (h for h in corpus if isinstance(h, Hand)):
         rp = replay(h)
         assert rp.profile == "kingsclub"
+        assert rp.errors == (), (h.hand_id, rp.errors)
         if h.hand_id == "37581152":
-            (v,) = rp.errors
+            (v,) = replay(h, CASINO).errors
             assert (v.code, v.line, v.expected, v.reported) == (Code.RAISE_SIZE, 25, 8800, 7716)
-        else:
-            assert rp.errors == (), (h.hand_id, rp.errors)
+            house = dataclasses.replace(KINGSCLUB, short_completion_raise_from_bring_in=False)
+            assert [v.code for v in replay(h, house).errors] == [Code.RAISE_SIZE]
         assert h.summary is not None
         paid, got = contributions(h), collections(h)
         taken = h.summary.rake + h.summary.fee
@@ -187,12 +190,18 @@ def test_corpus_returned_bets_and_reordered_shows(corpus: list[Hand | ParseIssue
 
 
 @needs_kc
-def test_corpus_audit_says_only_the_house_raise(capsys: pytest.CaptureFixture[str]) -> None:
+def test_corpus_audit_is_clean_and_casino_rules_name_the_house_raise(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """The command-line audit of the folder: the 2-7 hands skipped, the two hands at '8 Game
-    Mix' (razz, then hi-lo with other games between) not compared for stacks, one finding."""
-    assert main(["audit", str(KC_DIR)]) == 1
+    Mix' (razz, then hi-lo with other games between) not compared for stacks, no finding
+    under the site's rules; under the casino's, the house raise of #37581152."""
+    assert main(["audit", str(KC_DIR)]) == 0
     out = capsys.readouterr().out
     assert "(2 hands of other games skipped.)" in out
+    assert "3 hands audited under 'kingsclub', no violation" in out
+    assert main(["audit", str(KC_DIR), "--profile", "casino"]) == 1
+    out = capsys.readouterr().out
     assert "1 violation in 1 hand (RAISE_SIZE 1)" in out
 
 

@@ -502,3 +502,44 @@ def test_seventh_card_dealt_up_and_a_shown_hand_that_contradicts_the_board() -> 
     assert codes.count(Code.CARD_INCONSISTENT) == 2
     assert any("dealt up" in v.message for v in r.violations)
     assert any("8s" in v.message and "As" in v.message for v in r.violations)
+
+
+def _short_completion(profile) -> tuple[list, HandState]:
+    """A 33 bring-in (three quarters of the 44 small bet) completed to 44, then raised."""
+    seats = [(1, "A", 1000), (2, "B", 1000), (3, "C", 1000)]
+    b = HandBuilder(Game.STUD, small=44, big=88)
+    for n, p, s in seats:
+        b.seat(n, p, s)
+    b.antes(5).start(3).deals(A="?? ?? 2c", B="?? ?? 9d", C="?? ?? Kh")
+    b.act("A", "bring_in", 33).act("B", "complete", 44)
+    st = _state(Game.STUD, seats, profile, small=44, big=88, ante=5, bring_in=33)
+    return _feed(st, b), st
+
+
+def test_a_short_completion_is_raised_from_the_bring_in_where_the_house_says_so() -> None:
+    """Standard stud: a completion is a full bet, so the raise is to 88. Under a house that
+    counts a completion adding less than half a bet (11 of 44) as an incomplete raise, the
+    raise is a small bet over the bring-in: to 77."""
+    house = dataclasses.replace(POKERSTARS, short_completion_raise_from_bring_in=True)
+    for profile, legal_to, wrong_to in ((POKERSTARS, 88, 77), (house, 77, 88)):
+        v, st = _short_completion(profile)
+        assert v == [] and st.legal().raise_to == legal_to, profile.name
+        raised = Action(Street.THIRD, "C", ActionKind.RAISE, wrong_to - 44, wrong_to)
+        (bad,) = st.apply(raised)
+        assert (bad.code, bad.expected, bad.reported) == (Code.RAISE_SIZE, legal_to, wrong_to)
+        v, st = _short_completion(profile)
+        assert st.apply(Action(Street.THIRD, "C", ActionKind.RAISE, legal_to - 44, legal_to)) == []
+        # the next raise is a small bet over that one, whichever rule measured it
+        assert st.legal().raise_to == legal_to + 44
+
+
+def test_a_completion_of_half_a_bet_or_more_is_a_full_bet_in_every_house() -> None:
+    house = dataclasses.replace(POKERSTARS, short_completion_raise_from_bring_in=True)
+    seats = [(1, "A", 1000), (2, "B", 1000), (3, "C", 1000)]
+    b = HandBuilder(Game.STUD, small=44, big=88)
+    for n, p, s in seats:
+        b.seat(n, p, s)
+    b.antes(5).start(3).deals(A="?? ?? 2c", B="?? ?? 9d", C="?? ?? Kh")
+    b.act("A", "bring_in", 22).act("B", "complete", 44)  # adds 22, half a bet
+    st = _state(Game.STUD, seats, house, small=44, big=88, ante=5, bring_in=22)
+    assert _feed(st, b) == [] and st.legal().raise_to == 88
