@@ -455,6 +455,11 @@ class TableBuilder:
         shown: dict[str, tuple[Any, ...]] = {}
         seq = 0
         all_in = False
+        # a record without deal lines (Everleaf, Winamax's play-money export): who was dealt
+        # in is who antes or acts, and shown cards are the only cards it names
+        hand_deals = any(isinstance(e, Deal) for e in hand.events)
+        if not hand_deals:
+            dealt.update(e.player for e in hand.events if isinstance(e, Action))
         for e in hand.events:
             if isinstance(e, Action):
                 all_in = all_in or e.all_in
@@ -488,7 +493,11 @@ class TableBuilder:
             elif isinstance(e, Show):
                 shown[e.player] = e.cards
                 self._fill_from_show(
-                    e, dealt_slots.get(e.player, []), hid=hid, community=community is not None
+                    e,
+                    dealt_slots.setdefault(e.player, []),
+                    hid=hid,
+                    community=community is not None,
+                    undealt=not hand_deals,
                 )
         if summary is not None:
             # Cards revealed only in the summary ("mucked [..]", "showed [..]").
@@ -496,9 +505,10 @@ class TableBuilder:
                 if r.cards and r.player not in shown:
                     self._fill_from_show(
                         Show(r.player, r.cards, None, r.line),
-                        dealt_slots.get(r.player, []),
+                        dealt_slots.setdefault(r.player, []),
                         hid=hid,
                         community=community is not None,
+                        undealt=not hand_deals,
                     )
 
         site = hand.site  # every table's rows carry it: a hand's key is (site, hand_id)
@@ -604,7 +614,14 @@ class TableBuilder:
             c["at_stake"].append(seat.at_stake)
 
     def _card_row(
-        self, hid: str, player: str | None, street: int, card: Any, up: bool, src: str, line: int
+        self,
+        hid: str,
+        player: str | None,
+        street: int | None,
+        card: Any,
+        up: bool | None,
+        src: str,
+        line: int,
     ) -> None:
         cc = self._cols["cards"]
         cc["hand_id"].append(hid)
@@ -617,11 +634,26 @@ class TableBuilder:
         cc["line"].append(line)
 
     def _fill_from_show(
-        self, show: Show, rows: list[int], *, hid: str = "", community: bool = False
+        self,
+        show: Show,
+        rows: list[int],
+        *,
+        hid: str = "",
+        community: bool = False,
+        undealt: bool = False,
     ) -> None:
         """A show line lists the cards in deal order; name the dealt cards the writer could
-        not see (they stay rows of source "shown" so nothing looks dealt face up)."""
+        not see (they stay rows of source "shown" so nothing looks dealt face up). In a
+        record without deal lines (`undealt`) every shown card is a row of its own with no
+        street and no face: such a record need not show cards in deal order (Everleaf puts
+        a flush's cards first), so which was dealt when, up or down, is not known."""
         cc = self._cols["cards"]
+        if undealt:
+            if not rows:  # once per player (a show, then the summary's same cards)
+                for card in show.cards:
+                    rows.append(len(cc["hand_id"]))
+                    self._card_row(hid, show.player, None, card, None, "shown", show.line)
+            return
         for i, card in enumerate(show.cards[: len(_SHOW_SLOTS)]):
             if i < len(rows):
                 row = rows[i]

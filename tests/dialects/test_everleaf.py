@@ -748,3 +748,35 @@ def test_engine_gap_real_file_clean(corpus: list[Hand | ParseIssue]) -> None:
 def test_engine_gap_simulated_stud_clean() -> None:
     hands = list(simulate("stud", 60, players=8, seed=4, profile=EVERLEAF))
     assert round_trip(hands) == Counter()
+
+
+@needs_everleaf
+def test_a_record_without_deal_lines_deals_in_whoever_antes_or_acts(
+    corpus: list[Hand | ParseIssue], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Everleaf writes no deal lines: every seated player who antes or acts was dealt in
+    (seats.dealt_in, last_street), shown cards are rows of the cards table with no street
+    and no face (the show need not list them in deal order), and stats has a row per
+    player (once 'no player has 1 hands or more')."""
+    from histkit.tables import tables_from
+
+    hands = [h for h in corpus if isinstance(h, Hand)]
+    t = tables_from(hands)
+    seats = t.seats.to_pylist()
+    for h in hands:
+        actors = {e.player for e in h.events if isinstance(e, Action)}
+        rows = [r for r in seats if r["hand_id"] == h.hand_id]
+        assert {r["player"] for r in rows if r["dealt_in"]} == actors, h.hand_id
+        for r in rows:
+            assert (r["last_street"] is not None) == (r["player"] in actors)
+    shows = [(h.hand_id, e.player, e.cards) for h in hands for e in h.events if isinstance(e, Show)]
+    assert shows
+    cards = t.cards.to_pylist()
+    for hid, player, shown in shows:
+        mine = [r for r in cards if r["hand_id"] == hid and r["player"] == player]
+        assert [r["card"] for r in mine] == [str(c) for c in shown]
+        assert all(r["street"] is None and r["up"] is None and r["source"] == "shown" for r in mine)
+    assert main(["stats", str(EV_DIR), "--format", "json", "--jobs", "1"]) == 0
+    got = {r["player"]: r["hands"] for r in json.loads(capsys.readouterr().out)}
+    dealt = Counter(r["player"] for r in seats if r["dealt_in"])
+    assert got == dict(dealt) and len(got) == 4

@@ -857,3 +857,21 @@ def test_simulate_refuses_other_currencies_before_dealing(tmp_path: Path) -> Non
     with pytest.raises(ValueError, match="EUR only, not USD"):
         write_session(out, "stud", 10, currency="USD", site="winamax", progress=dealt.append)
     assert dealt == [] and not out.exists()
+
+
+@needs_winamax
+def test_the_play_money_export_without_deal_lines_deals_in_whoever_acts(
+    corpus_items: list[Hand | ParseIssue],
+) -> None:
+    """The play-money export writes no deal lines: who antes or acts was dealt in, so the
+    hand has seats dealt in and stats rows (it had none)."""
+    from histkit.model import Action, Deal
+    from histkit.stats import player_stats
+    from histkit.tables import tables_from
+
+    play = corpus_hands(corpus_items)[STUD_PLAY]
+    assert not any(isinstance(e, Deal) for e in play.events)
+    actors = {e.player for e in play.events if isinstance(e, Action)}
+    t = tables_from([play])
+    assert {r["player"] for r in t.seats.to_pylist() if r["dealt_in"]} == actors
+    assert set(player_stats(t)["player"]) == actors
