@@ -128,14 +128,19 @@ _HALVES: Mapping[str, Half | None] = {"h": Half.HIGH, "l": Half.LOW, "n": None}
 _DETECT = re.compile(r'<description\s+type="[^"]*"\s+stakes="|<game\s+id="[^"]*"\s+starttime="')
 _TOP = ("<game ", "<game>", "<description ")
 _GAME_ID = re.compile(r'<game\s+id="([^"]*)"')
-_STAKES = re.compile(r"\s*([A-Za-z ]*?)\s*(?:\(?\$?([\d.]+)/\$?([\d.]+)|$)")
+# "<limit>[ Level <n> Blinds][ [(]<small>/<big>...]": the level of a tournament (K)
+_STAKES = re.compile(r"\s*([A-Za-z ]*?)\s*(?:Level \d+ Blinds\s*)?(?:\(?\$?([\d.]+)/\$?([\d.]+)|$)")
 _HAND_NO = re.compile(r"(\d+)-(\d+)")
 
 
 def _stakes(desc: XmlElement) -> tuple[str, str | None, str | None]:
-    """`stakes` -> (limit words, small bet, big bet): "Limit $0.50/$1", "Limit" (R)."""
-    m = _STAKES.match(desc.get("stakes") or "")
-    assert m is not None  # every part may be empty
+    """`stakes` -> (limit words, small bet, big bet): "Limit $0.50/$1", "Limit" (R),
+    "Limit Level 3 Blinds" (K). Stakes in another form leave the limit words alone, so
+    the hand's game is not one histkit knows and it is skipped, never misread."""
+    text = desc.get("stakes") or ""
+    m = _STAKES.match(text)
+    if m is None:
+        return text, None, None
     return m[1], m[2], m[3]
 
 

@@ -546,6 +546,12 @@ def test_tournament_forms() -> None:
     assert issue(other).kind == "skipped" and issue(other).game == "Limit Holdem"
     other = text.replace('multigametype="41"', 'multigametype="99"')
     assert issue(other).game == "Limit game code 99"
+    # K (FPDB's description pattern): a tournament's level after the limit
+    level = one(text.replace('stakes="Limit"', 'stakes="Limit Level 3 Blinds"'))
+    assert (level.game, level.tournament_id, level.small_bet) == (Game.STUD, "777-1", 20)
+    # stakes in a form nobody recorded: the hand is skipped by its game text, not misread
+    odd = issue(text.replace('stakes="Limit"', 'stakes="Limit 12 x"'))
+    assert (odd.kind, odd.game) == ("skipped", "Limit 12 x 7-Stud")
 
 
 def test_bets_carried_from_an_earlier_hand_of_the_level() -> None:
