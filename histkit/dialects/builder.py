@@ -92,6 +92,7 @@ class LineReader:
         "block",
         "unit",
         "symbols",
+        "marks_cash",
         "scratch",
         "_money",
         "_memo",
@@ -108,6 +109,7 @@ class LineReader:
         self.block = block
         self.unit = Unit.CHIP
         self.symbols: tuple[str, ...] = tuple(dialect.currency_symbols)
+        self.marks_cash = dialect.symbol_marks_cash
         self.scratch: dict[str, Any] = {}
         self._memo = dialect._money_memo
         self._money = self._memo[Unit.CHIP]  # amount text -> minor units, this hand's unit
@@ -182,6 +184,14 @@ class LineReader:
         self.unit = unit
         self._money = self._memo[unit]
 
+    def set_play_money(self) -> None:
+        """Amounts without a sign at a cash table (a site whose sign marks money): play
+        money, in hundredths, read through a memo of its own, so that an amount without a
+        sign never passes for money in another hand."""
+        self.set_unit(Unit.CENT)
+        self.marks_cash = False
+        self._money = {}
+
     def is_money(self, text: str) -> bool:
         """Whether an amount is written with one of the site's currency symbols."""
         symbols = self.symbols
@@ -205,7 +215,7 @@ class LineReader:
                 digits, has_symbol = digits[: -len(s)], True
                 break
         digits = digits.strip()
-        if d.symbol_marks_cash and has_symbol != (self.unit is Unit.CENT):
+        if self.marks_cash and has_symbol != (self.unit is Unit.CENT):
             kind = "a currency amount" if has_symbol else "a chip amount"
             raise HandError(f"{kind} {text!r} in a hand counted in {self.unit.value}s", line)
         digits = digits.replace(d.thousands, "") if d.thousands else digits

@@ -10,6 +10,8 @@ WinningToFpdb, the clients' hold'em and omaha histories) and no real stud file s
   tournament form "Game Hand #N - Tournament #T - ... - Level L (sb/bb)- <date> UTC" (K).
   The game is read with its limit, so only fixed-limit stud games are parsed; hold'em,
   omaha and pot- or no-limit stud are skipped from the header. Times are UTC (R).
+- play money (K): a cash header whose stakes have no "$" ("0.10/0.20"), counted in
+  hundredths with the currency "PLAY"; "caps X" (K) is a raise adding X.
 - "raises X to Y" (R: "raises $0.04 to $0.04" over a $0.02 bring-in): X is not the
   PokerStars increment, so the increment is derived as Y minus the street's current bet.
 - "Main pot X | Rake Y" after each street header (R) is a running figure: not kept.
@@ -42,9 +44,11 @@ from histkit.dialects.builder import (
 )
 from histkit.dialects.pokerstars import PokerStars
 from histkit.model import (
+    Action,
     ActionKind,
     Game,
     PotKind,
+    StreetStart,
     Unit,
 )
 from histkit.rules.profile import POKERSTARS, RuleProfile
@@ -64,16 +68,33 @@ WPN: RuleProfile = dataclasses.replace(POKERSTARS, name="wpn", showdown_order=No
 # --------------------------------------------------------------------------- 2019+
 
 
+PLAY_MONEY = "PLAY"  # the currency of play-money tables (hundredths of a play chip)
+
+
+def game_key(text: str) -> str:
+    """The game words as `games` keys them: "7Stud H/L (Fixed Limit)" (K, a blank before
+    the limit) and "7Stud H/L(Fixed Limit)" (K) alike."""
+    return re.sub(r" +\(", "(", text.strip()).upper()
+
+
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
+    """Cash in dollars (R), tournament chips (K), or play money: a cash hand ("Hand #",
+    no tournament) whose stakes have no sign (K: FPDB takes such a hand for play money;
+    the table line then says "(Play Money)"), counted in hundredths like Winamax's."""
     sb, bb = m["sb"] or m["lsb"], m["bb"] or m["lbb"]
-    r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
+    play = m["tid"] is None and m["sb"] is not None and not r.is_money(sb)
+    if play:
+        r.set_play_money()
+    else:
+        r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
+    currency = PLAY_MONEY if play else r.d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None
     r.sink.header(
         hand_id=m["id"],
-        game=r.d.games[m["game"].upper()],
+        game=r.d.games[game_key(m["game"])],
         small_bet=r.money(sb, line),
         big_bet=r.money(bb, line),
         unit=r.unit,
-        currency=r.d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None,
+        currency=currency,
         started_at=utc_start(r.d, [(m["d1"], m["t1"], m["z1"])]),
         local_time=m["date"],
         tournament_id=m["tid"],
@@ -96,6 +117,25 @@ def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
     top = r.sink.current_bet()
     kind, amount = (ActionKind.RAISE, to - top) if top else (ActionKind.BET, to)
     r.sink.action(kind, m["player"], amount, to if top else None, m["allin"] is not None, line)
+
+
+def on_cap(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "caps X" (K: FPDB's action pattern; no real file): the last raise allowed. X is
+    taken as what the line adds, as the client's "raises X to Y" writes what a raise
+    adds (R); the street total is the player's chips in so far plus X. (FPDB reads X as
+    a raise by X over the bet called; no record settles it.)"""
+    sink = r.sink
+    player = sink.player(m["player"], line)
+    events = sink.events
+    start = max((i for i, e in enumerate(events) if isinstance(e, StreetStart)), default=0)
+    before = 0
+    for e in events[start:]:
+        if isinstance(e, Action) and e.player == player and e.kind is not ActionKind.ANTE:
+            before = e.to_amount if e.to_amount is not None else before + e.amount
+    to = before + r.money(m["amount"], line)
+    top = sink.current_bet()
+    kind, amount = (ActionKind.RAISE, to - top) if top else (ActionKind.BET, to)
+    sink.action(kind, player, amount, to if top else None, m["allin"] is not None, line)
 
 
 def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -151,6 +191,7 @@ class WinningPoker(PokerStars):
         "HEADER": on_header,
         "TABLE": on_table,
         "RAISE": on_raise,
+        "CAP": on_cap,
         "STREET_POT": ignore,
         "COLLECT": on_collect_line,
         "TOTAL_POT": on_total_pot,
@@ -165,6 +206,7 @@ class WinningPoker(PokerStars):
         "ANTE": "an ante ('P posts ante X')",
         "BRING_IN": "a bring-in ('P brings in X')",
         "RAISE": "a raise ('P raises X to Y')",
+        "CAP": "a capping raise ('P caps X')",
         "STREET_POT": "the running pot ('Main pot X | Rake Y')",
         "NO_SHOW": "'P does not show'",
         "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
@@ -172,6 +214,6 @@ class WinningPoker(PokerStars):
     }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
-        return m["game"].strip()
+        return re.sub(r" +\(", "(", m["game"].strip())
 
     describe = staticmethod(Dialect.describe)

@@ -433,6 +433,72 @@ def test_2019_headers(head: str, game: str, stakes: str, want: tuple[object, ...
     assert h.currency == ("USD" if h.unit is Unit.CENT else None)
 
 
+# ------------------------------------ 2019+ forms of the format page (docs/sites/wpn.md)
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        # K: FPDB's bring-in pattern, "brings[- ]in( low|)"
+        (["Bob B. brings-in $0.05"], (A.BRING_IN, "Bob B.", 5, None, False)),
+        (["Bob B. brings in low $0.05"], (A.BRING_IN, "Bob B.", 5, None, False)),
+        # K: "caps" / "cap" (FPDB's action pattern): what the line adds, as "raises X"
+        ([BRING, "Alice raises $0.10 to $0.10", "Hero Two caps $0.10"],
+         (A.RAISE, "Hero Two", 0, 10, False)),
+        ([BRING, "Alice raises $0.10 to $0.10", "Bob B. cap $0.15 and is all-in"],
+         (A.RAISE, "Bob B.", 10, 20, True)),
+    ],
+)  # fmt: skip
+def test_2019_page_action_forms(body: list[str], want: tuple[object, ...]) -> None:
+    (a,) = last_events(hand_2019(body), 1)
+    assert isinstance(a, Action)
+    assert (a.kind, a.player, a.amount, a.to_amount, a.all_in) == want
+
+
+def test_2019_page_muck_seat_and_summary_forms() -> None:
+    # K: "mucks cards" beside "mucks hand" (FPDB's muck pattern)
+    (e,) = last_events(hand_2019(["Alice mucks cards"]), 1)
+    assert e == Muck("Alice", False, e.line)
+    # K: one blank before a seat line (FPDB's seat pattern)
+    text = hand_2019([]).replace("Seat 3: Hero Two ($4.00)", " Seat 3: Hero Two ($4.00)")
+    assert one(text, "wpn").seat_of("Hero Two").stack == 400
+    # K: a seat with no name (the site's mistake; FPDB names the player itself): kept as ""
+    text = hand_2019([]).replace("Seat 5: Bob B. ($0.30)", "Seat 5:  ($0.30)")
+    text = text.replace("Bob B. posts ante $0.02\n", "").replace("Dealt to Bob B. [Qh]\n", "")
+    assert [(s.seat, s.player, s.stack) for s in one(text, "wpn").seats][-1] == (5, "", 30)
+    # K: "showed [..] and collected X with .." beside "and won X"
+    results = [
+        "Total pot $0.36 | Rake $0.01",
+        "Seat 1: Alice showed [Kd 2h 5c Ks 9d 4s 6h] and collected $0.36 with One pair, Kings",
+    ]
+    h = one(hand_2019([BRING], summary=results), "wpn")
+    assert h.summary is not None
+    assert [(r.outcome, r.won) for r in h.summary.seats] == [(SeatOutcome.SHOWED, 36)]
+    assert [(c.player, c.amount) for c in h.events if isinstance(c, Collect)] == [("Alice", 36)]
+
+
+def test_2019_page_header_forms() -> None:
+    # K: a guaranteed tournament (FPDB's header pattern: "<amount> GTD Tournament #T")
+    head = ("Game Hand #1000 - $2K GTD Tournament #22016011 - {game} - Level 1 {stakes}- "
+            "2020/06/05 20:02:12 UTC")  # fmt: skip
+    text = hand_2019([], head=head, stakes="(20.00/40.00)").replace("$", "")
+    text = text.replace("0.02", "2").replace("5.00", "500").replace("4.00", "400")
+    text = text.replace("0.30", "30").replace("0.06", "6")
+    h = one(text, "wpn")
+    assert (h.tournament_id, h.unit, h.small_bet) == ("22016011", Unit.CHIP, 20)
+    # K: a blank before the limit's parenthesis
+    h = one(hand_2019([], game="7Stud H/L (Fixed Limit)"), "wpn")
+    assert h.game is Game.STUD_HILO
+    # K: play money (FPDB: a cash hand with no currency): hundredths, a currency of its own
+    text = hand_2019([BRING], stakes="0.10/0.20").replace("$", "")
+    text = text.replace("Synthetic 8-max", "Synthetic 8-max (Play Money)")
+    h = one(text, "wpn")
+    assert (h.unit, h.currency, h.small_bet, h.seat_of("Alice").stack) == (CENT, "PLAY", 10, 500)
+    assert acts(h)[-1] == (S.THIRD, "Bob B.", A.BRING_IN, 5, None, False)
+    # dollars at a real-money table still need their sign
+    assert issue(hand_2019([]).replace("Alice posts ante $0.02", "Alice posts ante 0.02"), "wpn")
+
+
 @pytest.mark.parametrize(
     "game",
     ["Holdem(No Limit)", "Omaha HiLow(Pot Limit)", "7Stud(Pot Limit)", "Omaha5(Fixed Limit)"],
