@@ -319,6 +319,7 @@ class Placed:
     text: str
     line: int
     template: str
+    event: bool = True  # whether it took the place of (or joins) a line of play
 
 
 _NUMBERS = {
@@ -368,6 +369,20 @@ def _event_lines(hand: Hand) -> list[tuple[int, object]]:
     return [(getattr(e, "line", 0), e) for e in hand.events]
 
 
+def _verb_of(line: str) -> str:
+    """The word after the player's name in a template line (any of the players)."""
+    who = player_in(line)
+    return verb_after(line, who) if who else ""
+
+
+def _tail_likeness(line: str, example: str) -> int:
+    """How far two lines agree after their players' names."""
+    a, b = player_in(line), player_in(example)
+    if a is None or b is None:
+        return 0
+    return _common_prefix(line[line.index(a) + len(a) :], example[example.index(b) + len(b) :])
+
+
 def _common_prefix(a: str, b: str) -> int:
     n = 0
     for x, y in zip(a, b, strict=False):
@@ -410,8 +425,13 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
         found = lines_of(Action, player, lambda e: e.kind is act) or lines_of(
             Action, None, lambda e: e.kind is act
         )
-        if found:
-            return found[0], True
+        taken = {n for n, _ in events}
+        notes = [
+            i for i in range(1, len(lines) + 1)
+            if i not in taken and _tail_likeness(lines[i - 1], text) >= 4
+        ]  # fmt: skip
+        if notes or found:  # a line about the bring-in that is no play: "P is low with [2c]"
+            return max(notes + found[:1], key=lambda x: _tail_likeness(lines[x - 1], text)), True
     if kind == "street":
         n = street_number(text)
         starts = lines_of(StreetStart)
@@ -438,20 +458,20 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
                 return found[0], True
         elif player:
             verb = verb_after(text, player)
-            mine = [x for x in lines_of(Action, player) if player in lines[x - 1]]
-            for v in (verb, {"caps": "raises", "cap": "raises", "allin": "calls"}.get(verb)):
-                hit = [x for x in mine if v and verb_after(lines[x - 1], player) == v]
-                same = [x for x in hit if cents(lines[x - 1]) == cents(text)]
-                if hit:
-                    return (same or hit)[0], True
-    if kind == "show" and player:
-        found = lines_of(Show, player) + lines_of(Muck, player)
-        if found:
-            return min(found), True
-    if kind == "collect" and player:
-        found = lines_of(Collect, player)
-        if found:
-            return found[0], True
+            like = {"caps": "raises", "cap": "raises", "allin": "calls", "completes": "raises"}
+            for who in (player, None):  # the player's own line, else anyone's
+                mine = lines_of(Action, who)
+                for v in (verb, like.get(verb)):
+                    hit = [x for x in mine if v and _verb_of(lines[x - 1]) == v]
+                    same = [x for x in hit if cents(lines[x - 1]) == cents(text)]
+                    if hit:
+                        return (same or hit)[0], True
+    if kind in ("show", "collect") and player:
+        cls: tuple[type, ...] = (Show, Muck) if kind == "show" else (Collect,)
+        for who in (player, None):  # the player's own line, else the likest of anyone's
+            found = [x for c in cls for x in lines_of(c, who)]
+            if found:
+                return max(found, key=lambda x: (_tail_likeness(lines[x - 1], text), -x)), True
     if kind == "note":
         found = lines_of(Action, "LuluBelle", lambda e: e.kind is ActionKind.FOLD)
         if found:
@@ -468,7 +488,7 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
             same = [r.line for r in results if r.player == player]
             if same:
                 return same[0], True
-    if kind in ("pot", "summary"):
+    if kind != "header":
         start = hand.summary.line if kind == "summary" and hand.summary else 1
         taken = {n for n, _ in events}
         best = max(
@@ -476,16 +496,16 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
              if i not in taken),
             default=(0, 0),
         )  # fmt: skip
-        if best[0] >= 4:
+        if best[0] >= (4 if kind in ("pot", "summary") else 8):
             return best[1], True
         if kind == "summary" and hand.summary is not None and hand.summary.seats:
             return max(r.line for r in hand.summary.seats), False  # the hand's last line
     raise CannotPlace(f"no slot for a {kind} line like {text!r}")
 
 
-def place_text(block: Block, dialect: Dialect) -> Placed:
+def place_text(block: Block, dialect: Dialect, chips: bool) -> Placed:
     name = choose_template(block)
-    written = dialect.write_hands([template_hand(dialect, name, needs_chips(block))])
+    written = dialect.write_hands([template_hand(dialect, name, chips)])
     items = read(dialect, written)
     hand = items[0]
     if len(items) != 1 or not isinstance(hand, Hand):
@@ -495,10 +515,11 @@ def place_text(block: Block, dialect: Dialect) -> Placed:
     if block.kind == "header":
         new = [*block.lines, *lines[len(block.lines) :]]
         return Placed("\n".join(new), 1, name)
+    event = not replace or any(getattr(e, "line", None) == at for e in hand.events)
     new = [*lines[: at - 1], *block.lines, *lines[at:]] if replace else [
         *lines[:at], *block.lines, *lines[at:]
     ]  # fmt: skip
-    return Placed("\n".join(new), at if replace else at + 1, name)
+    return Placed("\n".join(new), at if replace else at + 1, name, event)
 
 
 # ------------------------------------------------------------------------ XML placement
@@ -576,9 +597,9 @@ def _play_slot(
     return [], example
 
 
-def place_xml(block: Block, dialect: Dialect) -> Placed:
+def place_xml(block: Block, dialect: Dialect, chips: bool) -> Placed:
     name = choose_template(block)
-    written = dialect.write_hands([template_hand(dialect, name, needs_chips(block))])
+    written = dialect.write_hands([template_hand(dialect, name, chips)])
     example = block.text
     first = _ELEMENT.search(example)
     if first is None:
@@ -612,11 +633,15 @@ def place_xml(block: Block, dialect: Dialect) -> Placed:
 # ------------------------------------------------------------------------------ effect
 
 
-def place(block: Block) -> tuple[Dialect, Placed]:
+def place(block: Block, chips: bool) -> tuple[Dialect, Placed]:
     dialect = dialect_of(block.page)
     if hasattr(dialect, "read_xml"):
-        return dialect, place_xml(block, dialect)
-    return dialect, place_text(block, dialect)
+        return dialect, place_xml(block, dialect, chips)
+    return dialect, place_text(block, dialect, chips)
+
+
+# a reader's words for an amount in the other unit: the example is a tournament's (or cash)
+_OTHER_UNIT = re.compile(r"counted in (cents|chips)|chip amount .* is not a whole number")
 
 
 def _xml_player(block: Block) -> str | None:
@@ -634,6 +659,8 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
     amounts = cents(" ".join(attrs(block.text).get(k, "") for k in ("sum", "amount"))) if xml else [
         c for c in cents(block.text) if c
     ]  # fmt: skip
+    if hand.unit is Unit.CHIP:  # chips are whole: "1,500" is 1500, not 150000 hundredths
+        amounts = [a // 100 for a in amounts]
     at = placed.line
     here = (
         [e for e in hand.events if getattr(e, "line", None) == at] if not xml else list(hand.events)
@@ -650,6 +677,8 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
         return None if seats else "no seat of the example's number"
     if block.kind in ("ante", "bringin", "action"):
         who = _xml_player(block) if xml else player_in(block.text)
+        if not placed.event and not amounts:
+            return None  # a line that is no play ("P is low with [2c]"): read is enough
         acts = [e for e in here if isinstance(e, (Action, UncalledBet))]
         if who is not None:
             acts = [e for e in acts if e.player == who]
@@ -666,6 +695,8 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
     if block.kind in ("deal", "street", "show", "collect") and not xml:
         want = {"deal": Deal, "street": StreetStart, "show": (Show, Muck), "collect": Collect}
         found = [e for e in here if isinstance(e, want[block.kind])]  # type: ignore[arg-type]
+        if not found and not placed.event:
+            return None  # a line that stands for no event ("*** SHOW DOWN ***"): read is enough
         if not found:
             return f"no {block.kind} event from line {at}"
         if (
@@ -688,9 +719,12 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
 
 def outcome(block: Block) -> tuple[bool, str]:
     """Whether the block's example reads cleanly in its slot, and what came of it."""
-    _, placed = place(block)
-    dialect = dialect_of(block.page)
+    chips = needs_chips(block)
+    dialect, placed = place(block, chips)
     items = read(dialect, placed.text)
+    if len(items) == 1 and _OTHER_UNIT.search(getattr(items[0], "reason", "") or ""):
+        dialect, placed = place(block, not chips)  # the example is in the other unit
+        items = read(dialect, placed.text)
     if block.other_game:
         ok = [getattr(i, "kind", None) for i in items] == ["skipped"]
         return ok, f"{items}"
