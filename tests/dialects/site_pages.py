@@ -289,7 +289,7 @@ def cents(text: str) -> list[int]:
     """The amounts written in `text`, in hundredths: a comma before three digits is a
     thousands separator, before one or two a decimal comma (the French skins')."""
     out = []
-    number = r"(?<![\w.,#:/-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:[.,]\d{1,2})?(?![\w,]|[.:/]\d)"
+    number = r"(?<![\w.,#:/+-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:[.,]\d{1,2})?(?![\w,]|[.:/]\d)"
     for m in re.finditer(number, text):
         num = m.group(0)
         if re.search(r",\d{1,2}$", num):
@@ -324,7 +324,7 @@ class Placed:
 
 _NUMBERS = {
     "3rd": 3, "third": 3, "4th": 4, "fourth": 4, "5th": 5, "fifth": 5, "6th": 6,
-    "sixth": 6, "7th": 7, "seventh": 7, "river": 7,
+    "sixth": 6, "7th": 7, "seventh": 7, "river": 7, "hole": 3,
 }  # fmt: skip
 
 
@@ -335,15 +335,21 @@ def street_number(text: str) -> int | None:
     return None
 
 
+# the test's players as a site that names seats writes them (Bovada: "Seat+2 [ME]")
+SEAT_NAMES = tuple(f"Seat+{n}" for n in SEAT_OF.values())
+
+
 def player_in(text: str) -> str | None:
-    """The first of the test's players that `text` names."""
-    found = [(text.find(p), p) for p in PLAYERS if p in text]
+    """The first of the test's players that `text` names (as the site names them)."""
+    found = [(text.find(p), p) for p in (*PLAYERS, *SEAT_NAMES) if p in text]
     return min(found)[1] if found else None
 
 
 def verb_after(text: str, player: str) -> str:
-    rest = text[text.index(player) + len(player) :].lstrip(":").split()
-    return rest[0] if rest else ""
+    rest = text[text.index(player) + len(player) :].split()
+    while rest and rest[0] in ("[ME]", ":", "[ME]:"):
+        rest.pop(0)
+    return rest[0].strip(":") if rest else ""
 
 
 def shape(text: str) -> tuple[tuple[str, ...], ...]:
@@ -360,6 +366,8 @@ def choose_template(block: Block) -> str:
         return "FOLD"
     if block.kind in ("show", "summary") and ("did not show" in low or "folded on the 7th" in low):
         return "FOLD"
+    if block.kind == "action" and "uncalled" in low:
+        return "FOLD"
     if block.kind in ("show", "summary") and "muck" in low:
         return "MUCK"
     return "SHOWDOWN"
@@ -367,6 +375,25 @@ def choose_template(block: Block) -> str:
 
 def _event_lines(hand: Hand) -> list[tuple[int, object]]:
     return [(getattr(e, "line", 0), e) for e in hand.events]
+
+
+# a verb the template lacks stands for one it has
+_LIKE_VERB = {
+    "caps": "raises", "cap": "raises", "allin": "calls", "all-in": "calls",
+    "completes": "raises", "call": "calls", "bet": "bets", "d": "bets", "double": "bets",
+    "raise": "raises", "check": "checks", "fold": "folds",
+}  # fmt: skip
+
+
+def _plain(verb: str) -> str:
+    """A verb in lower case without what follows it in brackets ("Folds(timeout)")."""
+    return verb.lower().partition("(")[0]
+
+
+def _verbs(line: str) -> tuple[str, str]:
+    """A template line's verb, plain and as the verb it is like ("Call" -> "calls")."""
+    v = _plain(_verb_of(line))
+    return v, _LIKE_VERB.get(v, v)
 
 
 def _verb_of(line: str) -> str:
@@ -380,7 +407,11 @@ def _tail_likeness(line: str, example: str) -> int:
     a, b = player_in(line), player_in(example)
     if a is None or b is None:
         return 0
-    return _common_prefix(line[line.index(a) + len(a) :], example[example.index(b) + len(b) :])
+
+    def tail(text: str, who: str) -> str:
+        return text[text.index(who) + len(who) :].removeprefix(" [ME]").lstrip(" :")
+
+    return _common_prefix(tail(line, a), tail(example, b))
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -411,7 +442,7 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
     if kind == "header":
         return 1, True
     if kind == "seat":
-        m = re.match(r"\s*Seat (\d+):", text)
+        m = re.match(r"\s*Seat[ +](\d+)", text)
         if not m:
             raise CannotPlace("a seat example must start 'Seat <n>:'")
         no = int(m.group(1))
@@ -428,7 +459,7 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
         taken = {n for n, _ in events}
         notes = [
             i for i in range(1, len(lines) + 1)
-            if i not in taken and _tail_likeness(lines[i - 1], text) >= 4
+            if i not in taken and _tail_likeness(lines[i - 1], text) >= 3
         ]  # fmt: skip
         if notes or found:  # a line about the bring-in that is no play: "P is low with [2c]"
             return max(notes + found[:1], key=lambda x: _tail_likeness(lines[x - 1], text)), True
@@ -442,27 +473,27 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
         if exact:
             return exact[0], True
     if kind == "deal" and player:
-        mine = lines_of(Deal, player)
         want = shape(text)
-        for ok in (
-            lambda x: shape(lines[x - 1]) == want,
-            lambda x: [len(g) for g in shape(lines[x - 1])] == [len(g) for g in want],
-        ):
-            hit = [x for x in mine if ok(x)]
-            if hit:
-                return hit[0], True
+        for who in (player, None):  # the player's own deal, else anyone's of that shape
+            mine = lines_of(Deal, who)
+            for ok in (
+                lambda x: shape(lines[x - 1]) == want,
+                lambda x: [len(g) for g in shape(lines[x - 1])] == [len(g) for g in want],
+            ):
+                hit = [x for x in mine if ok(x)]
+                if hit:
+                    return hit[0], True
     if kind == "action":
-        if text.lower().startswith("uncalled"):
+        if "uncalled" in text.lower():
             found = lines_of(UncalledBet)
             if found:
                 return found[0], True
         elif player:
-            verb = verb_after(text, player)
-            like = {"caps": "raises", "cap": "raises", "allin": "calls", "completes": "raises"}
+            verb = _plain(verb_after(text, player))
             for who in (player, None):  # the player's own line, else anyone's
                 mine = lines_of(Action, who)
-                for v in (verb, like.get(verb)):
-                    hit = [x for x in mine if v and _verb_of(lines[x - 1]) == v]
+                for v in (verb, _LIKE_VERB.get(verb)):
+                    hit = [x for x in mine if v and v in _verbs(lines[x - 1])]
                     same = [x for x in hit if cents(lines[x - 1]) == cents(text)]
                     if hit:
                         return (same or hit)[0], True
@@ -473,7 +504,8 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
             if found:
                 return max(found, key=lambda x: (_tail_likeness(lines[x - 1], text), -x)), True
     if kind == "note":
-        found = lines_of(Action, "LuluBelle", lambda e: e.kind is ActionKind.FOLD)
+        sixth = [s.player for s in hand.seats if s.seat == SEAT_OF["LuluBelle"]]
+        found = lines_of(Action, sixth[0] if sixth else None, lambda e: e.kind is ActionKind.FOLD)
         if found:
             return found[0], False
     if kind == "summary" and hand.summary is not None:
@@ -491,8 +523,9 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
     if kind != "header":
         start = hand.summary.line if kind == "summary" and hand.summary else 1
         taken = {n for n, _ in events}
+        like = _tail_likeness if player else _common_prefix  # after the name, where one is
         best = max(
-            ((_common_prefix(lines[i - 1], text), i) for i in range(start, len(lines) + 1)
+            ((like(lines[i - 1], text), i) for i in range(start, len(lines) + 1)
              if i not in taken),
             default=(0, 0),
         )  # fmt: skip
@@ -672,7 +705,7 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
             None if hand.hand_id in block.text else f"hand id {hand.hand_id} is not the example's"
         )
     if block.kind == "seat":
-        m = re.search(r"[Ss]eat[ =\"]*(\d+)", block.text)
+        m = re.search(r"[Ss]eat[ =\"+]*(\d+)", block.text)
         seats = [s for s in hand.seats if m and s.seat == int(m.group(1))]
         return None if seats else "no seat of the example's number"
     if block.kind in ("ante", "bringin", "action"):
@@ -684,13 +717,13 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
             acts = [e for e in acts if e.player == who]
         if not acts:
             return f"no action of {who} from the example"
+        all_in = re.search(r"all[- ]in", block.text, re.I) is not None
+        if all_in:  # what an all-in's amount means differs by site: the flag is the effect
+            return None if any(getattr(e, "all_in", False) for e in acts) else "no all-in"
         if amounts and not any(
             {getattr(e, "amount", None), getattr(e, "to_amount", None)} & set(amounts) for e in acts
         ):
             return f"none of the amounts {amounts} in {acts}"
-        all_in = "all-in" in block.text or "all in" in block.text
-        if all_in and not any(getattr(e, "all_in", False) for e in acts):
-            return "the all-in is not read"
         return None
     if block.kind in ("deal", "street", "show", "collect") and not xml:
         want = {"deal": Deal, "street": StreetStart, "show": (Show, Muck), "collect": Collect}
