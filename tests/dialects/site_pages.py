@@ -382,6 +382,7 @@ _LIKE_VERB = {
     "caps": "raises", "cap": "raises", "allin": "calls", "all-in": "calls",
     "completes": "raises", "call": "calls", "bet": "bets", "d": "bets", "double": "bets",
     "raise": "raises", "check": "checks", "fold": "folds",
+    "is": "calls",  # PartyPoker's "P is all-In [X]"
 }  # fmt: skip
 
 
