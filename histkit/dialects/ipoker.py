@@ -233,6 +233,12 @@ class IPoker(XmlDialect):
         "7 CARD STUD HI-LO L": Game.STUD_HILO,  # R
         "7 CARD STUD HI/LO L": Game.STUD_HILO,  # K
         "RAZZ L": Game.RAZZ,  # K
+        # K (FPDB's patterns): hi/lo also written "HiLow", the limit also spelled out
+        "7 CARD STUD HILOW L": Game.STUD_HILO,
+        "7 CARD STUD LIMIT": Game.STUD,
+        "7 CARD STUD HI-LO LIMIT": Game.STUD_HILO,
+        "7 CARD STUD HILOW LIMIT": Game.STUD_HILO,
+        "RAZZ LIMIT": Game.RAZZ,
     }
     currency_symbols: ClassVar[Mapping[str, str]] = {"€": "EUR", "$": "USD", "£": "GBP"}
     hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})

@@ -105,7 +105,7 @@ MERGE: RuleProfile = dataclasses.replace(POKERSTARS, name="merge")
 LEG_CODES: Mapping[str, str] = {
     "23": "Holdem",  # R
     "37": "Omaha H/L8",  # R
-    **dict.fromkeys(("39", "40", "41"), "7-Stud"),  # R 39, 41
+    **dict.fromkeys(("38", "39", "40", "41"), "7-Stud"),  # R 39, 41; K 38 (FPDB's table)
     **dict.fromkeys(("42", "43", "44", "45"), "7-Stud H/L8"),  # R 43, 45
     **dict.fromkeys(("46", "47", "48", "49"), "Razz"),  # R 49
 }

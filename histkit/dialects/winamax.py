@@ -185,6 +185,7 @@ class Winamax(Dialect):
         "7-CARD STUD FIXED LIMIT": Game.STUD,
         "7STUD FIXED LIMIT": Game.STUD,  # the export's word
         "7-CARD STUD HI/LO FIXED LIMIT": Game.STUD_HILO,
+        "7STUD8 FIXED LIMIT": Game.STUD_HILO,  # K: the export's hi/lo word (FPDB)
         "RAZZ FIXED LIMIT": Game.RAZZ,
     }
     currency_symbols: ClassVar[Mapping[str, str]] = {"€": "EUR"}

@@ -452,6 +452,10 @@ def test_river_card_is_down_and_a_playerless_river_card_is_the_community_card() 
         ("7 Card Stud L $2/$4", (Game.STUD, Unit.CENT, "USD", 200, 400)),
         ("Razz L £0.10/£0.20 Ante £0.02", (Game.RAZZ, Unit.CENT, "GBP", 10, 20)),
         ("7 Card Stud Hi/Lo L €1,000/€2,000", (Game.STUD_HILO, Unit.CENT, "EUR", 100000, 200000)),
+        # K (FPDB's patterns): "HiLow" for hi/lo, the limit spelled "Limit"
+        ("7 Card Stud HiLow L €0.10/€0.20", (Game.STUD_HILO, Unit.CENT, "EUR", 10, 20)),
+        ("7 Card Stud Hi-Lo Limit €0.10/€0.20", (Game.STUD_HILO, Unit.CENT, "EUR", 10, 20)),
+        ("7 Card Stud Limit $2/$4", (Game.STUD, Unit.CENT, "USD", 200, 400)),
     ],
 )
 def test_gametype_forms(gametype: str, want: tuple[object, ...]) -> None:

@@ -544,6 +544,8 @@ def test_tournament_forms() -> None:
     assert (h.small_bet, h.big_bet) == (20, 40)
     other = text.replace('multigametype="41"', 'multigametype="23"')
     assert issue(other).kind == "skipped" and issue(other).game == "Limit Holdem"
+    # K: leg code 38 is stud in FPDB's table of Merge's codes
+    assert one(text.replace('multigametype="41"', 'multigametype="38"')).game is Game.STUD
     other = text.replace('multigametype="41"', 'multigametype="99"')
     assert issue(other).game == "Limit game code 99"
     # K (FPDB's description pattern): a tournament's level after the limit

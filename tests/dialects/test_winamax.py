@@ -587,6 +587,16 @@ def test_play_money_unit() -> None:
     assert r.sink.seats[0].stack == 205
 
 
+def test_export_hilo_game_word() -> None:
+    """K (FPDB's Winamax game words): the export writes stud hi/lo as "7stud8"."""
+    r = reader(
+        "Winamax Poker - CashGame - HandId: #8-5-2 - 7stud8 fixed limit (0.01/0.05/0.10) - "
+        "2016/06/12 19:41:42 UTC",
+        ["Seat 2: Anna (2.05)"],
+    )
+    assert r.sink.head["game"] is Game.STUD_HILO and r.sink.head["currency"] == "PLAY"
+
+
 def test_summary_lines() -> None:
     r = reader()
     cards = "4h Ac Qd 3h Qh 5h Th"
