@@ -4,12 +4,14 @@ its kind belongs, and read the result with histkit's reader.
 
 A page's form block is a fenced block opened by ```` ```form kind=K era=E source=R|K
 status=read|unread ```` (and, for a header whose hand is of another game, `game=other`:
-the hand is skipped by its header, which is what reading it right means). Its lines are
-the example. The template hands are stud hi/lo at 0.10/0.20 (ante 0.02, bring-in 0.05):
-`Hero` (seat 2), `stonewall7` (seat 4), `LuluBelle` (seat 6); LuluBelle folds to the
-bring-in, the other two play to a showdown (SHOWDOWN), or stonewall7 mucks to Hero's hand
-(MUCK), or stonewall7's 7th-street bet is not called (FOLD). Each is written by the
-site's writer, so the slots are where the site's own writer puts each kind of line.
+the hand is skipped by its header, which is what reading it right means; and, for an
+example whose amounts only add up in one of the template hands, `template=SHOWDOWN`,
+`MUCK` or `FOLD`). Its lines are the example. The template hands are stud hi/lo at
+0.10/0.20 (ante 0.02, bring-in 0.05): `Hero` (seat 2), `stonewall7` (seat 4), `LuluBelle`
+(seat 6); LuluBelle folds to the bring-in, the other two play to a showdown (SHOWDOWN), or
+stonewall7 mucks to Hero's hand (MUCK), or stonewall7's 7th-street bet is not called
+(FOLD). Each is written by the site's writer, so the slots are where the site's own writer
+puts each kind of line.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Block:
     status: str
     lines: tuple[str, ...]
     other_game: bool = False
+    template: str = ""  # the template hand the example belongs to, when the page says
 
     @property
     def id(self) -> str:
@@ -106,6 +109,7 @@ def read_page(path: Path) -> Page:
                 status=attrs.get("status", ""),
                 lines=tuple(m.group(2).rstrip("\n").split("\n")),
                 other_game=attrs.get("game") == "other",
+                template=attrs.get("template", ""),
             )
         )
     no = frozenset(k.strip() for m in _NO_FORMS.finditer(text) for k in m.group(1).split(","))
@@ -361,6 +365,8 @@ def shape(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 def choose_template(block: Block) -> str:
+    if block.template:
+        return block.template
     low = block.text.lower()
     if block.kind == "action" and low.startswith("uncalled"):
         return "FOLD"
@@ -537,6 +543,16 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
     raise CannotPlace(f"no slot for a {kind} line like {text!r}")
 
 
+def _own_id(template: str, example: str, hand_id: str) -> str | None:
+    """The example header's hand id, where it stands where the template's first line has
+    its own (after the same words)."""
+    if hand_id not in template:
+        return None
+    before = template[: template.index(hand_id)]
+    m = re.match(r"[-\w]+", example[len(before) :]) if example.startswith(before) else None
+    return m.group(0) if m and m.group(0) != hand_id else None
+
+
 def place_text(block: Block, dialect: Dialect, chips: bool) -> Placed:
     name = choose_template(block)
     written = dialect.write_hands([template_hand(dialect, name, chips)])
@@ -547,8 +563,11 @@ def place_text(block: Block, dialect: Dialect, chips: bool) -> Placed:
     lines = written.split("\n")
     at, replace = _text_slot(block, hand, lines)
     if block.kind == "header":
-        new = [*block.lines, *lines[len(block.lines) :]]
-        return Placed("\n".join(new), 1, name)
+        rest = lines[len(block.lines) :]
+        own = _own_id(lines[0], block.lines[0], hand.hand_id)
+        if own:  # a site that repeats the hand's id at its end (OnGame) takes the example's
+            rest = [line.replace(hand.hand_id, own) for line in rest]
+        return Placed("\n".join([*block.lines, *rest]), 1, name)
     event = not replace or any(getattr(e, "line", None) == at for e in hand.events)
     new = [*lines[: at - 1], *block.lines, *lines[at:]] if replace else [
         *lines[:at], *block.lines, *lines[at:]
