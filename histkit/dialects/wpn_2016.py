@@ -83,7 +83,10 @@ def _put_in(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int)
     """An ante, bring-in, bet, call, raise or all-in of X added chips (kind None: "allin")."""
     b = _book(r)
     player = r.sink.player(m["player"], line)
-    added = r.money(m["amount"], line)
+    if m["amount"] is None:  # "allin" with no amount (K): the stack left, as FPDB reads it
+        added = r.sink.players[player].stack - b.in_hand.get(player, 0)
+    else:
+        added = r.money(m["amount"], line)
     b.in_hand[player] = b.in_hand.get(player, 0) + added
     all_in = kind is None or b.in_hand[player] >= r.sink.players[player].stack
     if kind is ActionKind.ANTE:
@@ -123,6 +126,7 @@ def on_game_id(r: LineReader, m: re.Match[str], line: int) -> None:
         started_at=utc_start(r.d, [(d1, t1, r.d.reference_zone)]),
         local_time=date,
         table=m["name"],
+        max_seats=int(m["max"]) if m["max"] else None,
     )
 
 
@@ -160,9 +164,12 @@ def on_uncalled_2016(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def on_muck_2016(r: LineReader, m: re.Match[str], line: int) -> None:
-    """ "mucks cards": not showing an uncontested pot (declined), else a muck."""
+    """ "mucks cards" / "mucks hand": not showing an uncontested pot (declined), else a
+    muck; "mucks (does not show: [..])" (K) names the cards, kept for the summary line."""
     b = _book(r)
     player = r.sink.player(m["player"], line)
+    if m["cards"]:
+        r.scratch.setdefault("mucked", {})[player] = r.known_cards(m["cards"], line)
     live = [p for p in b.third if p not in b.folded]
     r.sink.muck(player, live == [player], line)
 
@@ -198,9 +205,13 @@ def _result_2016(outcome: SeatOutcome) -> Handler:
         kind = outcome
         if outcome is SeatOutcome.SHOWED:
             cards, description = r.known_cards(m["cards"], line), m["description"] or None
+            if m["low"] is not None:  # hi/lo (K): "Low hand (A A 2 4 6 7 )" after the cards
+                description = f"{description or ''} Low hand ({m['low'].strip()})".strip()
             sink.show(player, cards, description, line)
-        elif outcome is SeatOutcome.MUCKED and won:
-            kind = SeatOutcome.COLLECTED  # the uncontested winner
+        elif outcome is SeatOutcome.MUCKED:
+            cards = r.scratch.get("mucked", {}).get(player, ())
+            if won:
+                kind = SeatOutcome.COLLECTED  # the uncontested winner
         elif outcome is SeatOutcome.FOLDED and folded is None:
             kind = SeatOutcome.OTHER  # never dealt in
         if won:  # one figure over every pot: the audit checks the totals

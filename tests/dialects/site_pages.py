@@ -324,6 +324,7 @@ class Placed:
     line: int
     template: str
     event: bool = True  # whether it took the place of (or joins) a line of play
+    results: tuple[int, ...] = ()  # the template's summary seat lines, as placed
 
 
 _NUMBERS = {
@@ -572,7 +573,11 @@ def place_text(block: Block, dialect: Dialect, chips: bool) -> Placed:
     new = [*lines[: at - 1], *block.lines, *lines[at:]] if replace else [
         *lines[:at], *block.lines, *lines[at:]
     ]  # fmt: skip
-    return Placed("\n".join(new), at if replace else at + 1, name, event)
+    shift = 0 if replace else 1
+    results = tuple(
+        r.line + (shift if r.line > at else 0) for r in (hand.summary.seats if hand.summary else ())
+    )
+    return Placed("\n".join(new), at if replace else at + 1, name, event, results)
 
 
 # ------------------------------------------------------------------------ XML placement
@@ -778,6 +783,12 @@ def outcome(block: Block) -> tuple[bool, str]:
     if len(items) == 1 and _OTHER_UNIT.search(getattr(items[0], "reason", "") or ""):
         dialect, placed = place(block, not chips)  # the example is in the other unit
         items = read(dialect, placed.text)
+    later = getattr(items[0], "line", None) if len(items) == 1 else None
+    if block.kind in ("ante", "bringin", "action") and later and later in placed.results:
+        # the template's summary no longer adds up with the example's chips (a site whose
+        # summary repeats each player's bets): the play is read without the seat lines
+        kept = [t for i, t in enumerate(placed.text.split("\n"), 1) if i not in placed.results]
+        items = read(dialect, "\n".join(kept))
     if block.other_game:
         ok = [getattr(i, "kind", None) for i in items] == ["skipped"]
         return ok, f"{items}"

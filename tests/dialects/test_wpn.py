@@ -707,6 +707,51 @@ def test_2016_other_games_are_skipped_with_the_hand_id() -> None:
     assert one(hilo, "wpn_2016").game is Game.STUD_HILO
 
 
+def test_2016_page_forms() -> None:
+    """The old client's forms of docs/sites/wpn_2016.md that no real file shows (K, FPDB's
+    "version 1" patterns), each read."""
+    base = h2016_allin("bet")
+    # the table size after the game
+    text = base.replace("(Seven Cards Stud)", "(Seven Cards Stud) 8-max")
+    assert one(text, "wpn_2016").max_seats == 8
+    # "posts ante" beside "ante"
+    h = one(base.replace("Player Alice ante (0.15)", "Player Alice posts ante (0.15)"), "wpn_2016")
+    assert acts(h)[0] == (S.THIRD, "Alice", A.ANTE, 15, None, False)
+    # "allin" with no amount: the stack left (FPDB's reading)
+    h = one(base.replace("Player Bob allin (0.75)", "Player Bob allin"), "wpn_2016")
+    assert [a for a in acts(h) if a[1] == "Bob" and a[5]] == [
+        (S.FOURTH, "Bob", A.BET, 75, None, True)
+    ]
+    # "caps" and "cap": a raise by what it adds
+    text = h2016_allin("raise").replace("Player Bob allin (1.25)", "Player Bob caps (1.25)")
+    assert acts(one(text, "wpn_2016"))[-2] == (S.FOURTH, "Bob", A.RAISE, 25, 125, True)
+    # "mucks hand" and "mucks (does not show: [..])", whose cards the summary line keeps
+    end = "Player Bob received a card.\n------"
+    for muck in (
+        "Player Bob mucks hand",
+        "Player Bob mucks (does not show: [10c Js 3c 4d 10h 4c 5d])",
+    ):
+        text = base.replace(end, f"Player Bob received a card.\n{muck}\n------")
+        text = text.replace(
+            "Player Bob shows: Two pairs. 10s and 4s [10c Js 3c 4d 10h 4c 5d].",
+            "Player Bob mucks (does not show cards).",
+        )
+        h = one(text, "wpn_2016")
+        assert [(m.player, m.declined) for m in h.events if isinstance(m, Muck)] == [("Bob", False)]
+        assert h.summary is not None
+        bob = h.summary.seats[-1]
+        shown = parse_cards("Tc Js 3c 4d Th 4c 5d") if "[" in muck else ()
+        assert (bob.outcome, bob.cards) == (SeatOutcome.MUCKED, shown)
+    # a hi/lo winner's low after the cards (FPDB's stud hi/lo example)
+    text = base.replace("(Seven Cards Stud)", "(Seven Cards Stud HiLow)").replace(
+        "[Qs 9d Kd 9s 8s 2h Kh]. Bets:", "[Qs 9d Kd 9s 8s 2h Kh] Low hand (A 2 4 6 7 ).Bets:"
+    )
+    h = one(text, "wpn_2016")
+    assert [s.description for s in h.events if isinstance(s, Show)][0] == (
+        "Two pairs. Ks and 9s Low hand (A 2 4 6 7)"
+    )
+
+
 def test_2016_summary_that_disagrees_with_the_actions_is_rejected() -> None:
     bad = H2016_ALLIN_CALL.replace(
         "Bets: 3.15. Collects: 0. Loses: 3.15.", "Bets: 2.15. Collects: 0. Loses: 2.15."
