@@ -12,14 +12,18 @@ knows a site.
 
 from __future__ import annotations
 
+import atexit
 import bz2
+import functools
 import gzip
 import io
 import lzma
 import os
 import tarfile
+import threading
 import zipfile
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, cast
@@ -29,6 +33,7 @@ __all__ = [
     "HAND_HISTORY_SUFFIXES",
     "NAMED_SUFFIXES",
     "OPENED_SUFFIXES",
+    "MAX_MEMBERS",
     "ArchiveError",
     "Member",
     "container_kind",
@@ -53,6 +58,8 @@ _STREAMS: dict[bytes, tuple[str, _Opener, _Opener]] = {
     b"BZh": ("bzip2", bz2.open, bz2.BZ2File),
     b"\xfd7zXZ\x00": ("xz", lzma.open, lzma.LZMAFile),
 }
+#: entries (files, folders, links) an archive may hold; more is refused, to be extracted
+MAX_MEMBERS = 100_000
 _UNSUPPORTED = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!\x1a\x07": "a RAR archive"}
 ERRORS: tuple[type[BaseException], ...] = (
     OSError,
@@ -130,56 +137,234 @@ def _wanted(name: str) -> bool:
 
 
 def members(path: str | os.PathLike[str], kind: str) -> list[Member]:
-    """The hand-history files inside a container, in the archive's order."""
+    """The hand-history files inside a container, in the archive's order. A name given
+    more than once is the file extracting the archive leaves: its last entry, read only
+    when that is a regular file. An archive of more than `MAX_MEMBERS` entries raises
+    `ArchiveError` (saying to extract it)."""
     path = os.fspath(path)
-    out: list[Member] = []
-    if kind == "zip":
-        with zipfile.ZipFile(path) as z:
-            names = [i.filename for i in z.infolist() if not i.is_dir()]
-        for name in names:
-            if _wanted(name):
-                out.append(Member(f"{path}/{name}", _zip_opener(path, name)))
-        return out
-    with tarfile.open(path, "r:*") as t:
-        names = [m.name for m in t.getmembers() if m.isfile()]
-    for name in names:
-        if _wanted(name):
-            out.append(Member(f"{path}/{name}", _tar_opener(path, name)))
-    return out
+    opened = _archive(path, kind)
+    return [
+        Member(f"{path}/{name}", functools.partial(_open_member, path, kind, name))
+        for name in opened.files
+        if _wanted(name)
+    ]
+
+
+def _open_member(path: str, kind: str, name: str) -> BinaryIO:
+    """A member's bytes, decompressed when it is itself a compressed stream; the archive
+    is opened (its directory read) once, not once per member."""
+    opened = _archive(path, kind)
+    info = opened.files.get(name)
+    if info is None:
+        raise ArchiveError(f"{name} is not a file in {path}")
+    if isinstance(opened.box, zipfile.ZipFile):
+        assert isinstance(info, zipfile.ZipInfo)
+        return _decompressed(cast(BinaryIO, opened.box.open(info)))
+    assert isinstance(info, tarfile.TarInfo)
+    f = opened.box.extractfile(info)
+    if f is None:
+        raise ArchiveError(f"{name} is not a file in {path}")
+    return _decompressed(cast(BinaryIO, f))
 
 
 def _decompressed(f: BinaryIO) -> BinaryIO:
-    """A member that is itself a compressed stream (`x.txt.gz` inside a zip), opened."""
+    """A member that is itself a compressed stream (`x.txt.gz` inside a zip), opened;
+    streamed, never read whole (a member may expand to far more than memory)."""
     head = f.read(8)
-    data = head + f.read()
-    f.close()
-    buf = io.BytesIO(data)
+    f.seek(0)
     for magic, (_, _, open_file) in _STREAMS.items():
         if head.startswith(magic):
-            return cast(BinaryIO, open_file(buf))
-    return buf
+            return cast(BinaryIO, open_file(f))
+    return f
 
 
-def _zip_opener(path: str, name: str) -> Callable[[], BinaryIO]:
-    def open_member() -> BinaryIO:
-        z = zipfile.ZipFile(path)
-        try:
-            return _decompressed(z.open(name))  # type: ignore[arg-type]
-        finally:
-            z.close()
+@dataclass(frozen=True, slots=True)
+class _Opened:
+    """An open archive and its regular files by name (the last entry of a name)."""
 
-    return open_member
+    box: zipfile.ZipFile | tarfile.TarFile
+    files: dict[str, zipfile.ZipInfo | tarfile.TarInfo]
+    stream: BinaryIO | None = None  # a compressed tar's decompressed bytes
+
+    def close(self) -> None:
+        self.box.close()
+        if self.stream is not None:
+            self.stream.close()
 
 
-def _tar_opener(path: str, name: str) -> Callable[[], BinaryIO]:
-    def open_member() -> BinaryIO:
-        with tarfile.open(path, "r:*") as t:
-            f = t.extractfile(name)
-            if f is None:
-                raise ArchiveError(f"{name} is not a file in {path}")
-            return _decompressed(f)  # type: ignore[arg-type]
+# archives open in this process, most recently used last, per thread (a tar's reads move
+# one shared file position): reading an archive's members one after the other, or a
+# member again by its name, reads the archive's directory once
+_OPEN: OrderedDict[tuple[int, str, str, int, int, int], _Opened] = OrderedDict()
+_OPEN_LOCK = threading.Lock()
+_KEEP_OPEN = 8
 
-    return open_member
+
+def _archive(path: str, kind: str) -> _Opened:
+    st = os.stat(path)
+    key = (threading.get_ident(), kind, path, st.st_ino, st.st_size, st.st_mtime_ns)
+    with _OPEN_LOCK:
+        opened = _OPEN.get(key)
+        if opened is not None:
+            _OPEN.move_to_end(key)
+            return opened
+    opened = _open_zip(path) if kind == "zip" else _open_tar(path)
+    with _OPEN_LOCK:
+        _OPEN[key] = opened
+        while len(_OPEN) > _KEEP_OPEN:
+            _OPEN.popitem(last=False)[1].close()
+    return opened
+
+
+@atexit.register
+def _close_all() -> None:
+    with _OPEN_LOCK:
+        while _OPEN:
+            _OPEN.popitem()[1].close()
+
+
+def _too_many(kind: str, n: int | None) -> ArchiveError:
+    """An archive of more entries than `MAX_MEMBERS` (n: how many, when known)."""
+    many = f"{n:,}" if n is not None else f"more than {MAX_MEMBERS:,}"
+    return ArchiveError(
+        f"a {kind} archive of {many} entries, and histkit reads at most {MAX_MEMBERS:,} "
+        "in one archive; extract its files first"
+    )
+
+
+def _open_zip(path: str) -> _Opened:
+    with open(path, "rb") as f:
+        declared = _zip_entries(f)
+    if declared > MAX_MEMBERS:  # said before the directory is read into memory
+        raise _too_many("zip", declared)
+    z = zipfile.ZipFile(path)
+    entries = z.infolist()
+    if len(entries) > MAX_MEMBERS:
+        z.close()
+        raise _too_many("zip", len(entries))
+    files: dict[str, zipfile.ZipInfo | tarfile.TarInfo] = {}
+    for info in entries:
+        files.pop(info.filename, None)
+        if not info.is_dir():
+            files[info.filename] = info
+    return _Opened(z, files)
+
+
+def _zip_entries(f: BinaryIO) -> int:
+    """The number of entries a zip's end record declares (0 when there is none: opening
+    it says what is wrong)."""
+    size = f.seek(0, os.SEEK_END)
+    tail_size = min(size, _ZIP_END_MAX)
+    f.seek(size - tail_size)
+    tail = f.read(tail_size)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        return 0
+    count = int.from_bytes(tail[at + 10 : at + 12], "little")
+    if count == 0xFFFF and at >= 20 and tail[at - 20 : at - 16] == b"PK\x06\x07":
+        f.seek(int.from_bytes(tail[at - 12 : at - 4], "little"))  # the zip64 end record
+        record = f.read(56)
+        if record.startswith(b"PK\x06\x06") and len(record) == 56:
+            count = int.from_bytes(record[32:40], "little")
+    return count
+
+
+_ZIP_END_MAX = 22 + 0xFFFF  # the end record and the longest archive comment
+
+
+def _open_tar(path: str) -> _Opened:
+    with open(path, "rb") as f:
+        compressed = stream_kind(f.read(8)) is not None
+    stream: BinaryIO | None = None
+    if compressed:  # moving back (to a member read again) must not decompress from the start
+        stream = cast(BinaryIO, io.BufferedReader(_Window(_open_stream(path)), _TAR_BUFFER))
+    files: dict[str, zipfile.ZipInfo | tarfile.TarInfo] = {}
+    n = 0
+    try:
+        # kept open in `_OPEN`, closed when it leaves it
+        t = tarfile.open(path, "r:", fileobj=stream)  # noqa: SIM115
+    except BaseException:
+        if stream is not None:
+            stream.close()
+        raise
+    try:
+        while (m := t.next()) is not None:
+            n += 1
+            if n > MAX_MEMBERS:
+                raise _too_many("tar", None)
+            cast(Any, t).members.clear()  # tarfile keeps every entry; here only the files
+            files.pop(m.name, None)
+            if m.isfile():
+                files[m.name] = m
+    except BaseException:
+        _Opened(t, files, stream).close()
+        raise
+    return _Opened(t, files, stream)
+
+
+_TAR_BUFFER = 1 << 16
+
+
+class _Window(io.RawIOBase):
+    """A decompressed stream that can move back up to `keep` bytes without decompressing
+    from the start (a compressed stream's own backward seek starts over): a tar's member
+    is read again right after its first bytes were."""
+
+    def __init__(self, f: BinaryIO, keep: int = 1 << 20) -> None:
+        super().__init__()
+        self.f = f
+        self.keep = keep
+        self.buf = bytearray()  # the stream's bytes [end - len(buf), end)
+        self.end = 0  # bytes read from f
+        self.pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        if whence == os.SEEK_CUR:
+            offset += self.pos
+        elif whence == os.SEEK_END:
+            while self._more():
+                pass
+            offset += self.end
+        if offset < self.end - len(self.buf):  # before the window: start over
+            self.f.seek(0)
+            self.buf.clear()
+            self.end = 0
+        self.pos = max(offset, 0)
+        return self.pos
+
+    def _more(self) -> bool:
+        data = self.f.read(_TAR_BUFFER)
+        if not data:
+            return False
+        self.buf += data
+        self.end += len(data)
+        if len(self.buf) > 2 * self.keep:
+            del self.buf[: len(self.buf) - self.keep]
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while self.pos >= self.end:
+            if not self._more():
+                return 0
+        at = self.pos - (self.end - len(self.buf))
+        n = min(len(b), len(self.buf) - at)
+        b[:n] = self.buf[at : at + n]
+        self.pos += n
+        return n
+
+    def close(self) -> None:
+        if not self.closed:
+            self.f.close()
+        super().close()
 
 
 def open_source(source: str) -> BinaryIO:
@@ -191,10 +376,8 @@ def open_source(source: str) -> BinaryIO:
         with open(archive, "rb") as f:
             head = f.read(4096)
         kind = container_kind(archive, head)
-        if kind == "zip":
-            return _zip_opener(archive, member)()
-        if kind == "tar":
-            return _tar_opener(archive, member)()
+        if kind is not None:
+            return _open_member(archive, kind, member)
     raise FileNotFoundError(2, "no such file or folder", source)
 
 
