@@ -352,7 +352,7 @@ def player_in(text: str) -> str | None:
 
 def verb_after(text: str, player: str) -> str:
     rest = text[text.index(player) + len(player) :].split()
-    while rest and rest[0] in ("[ME]", ":", "[ME]:"):
+    while rest and rest[0] in ("[ME]", ":", "[ME]:", "-"):  # Absolute: "P - Calls X"
         rest.pop(0)
     return rest[0].strip(":") if rest else ""
 
@@ -373,7 +373,7 @@ def choose_template(block: Block) -> str:
         return "FOLD"
     if block.kind in ("show", "summary") and ("did not show" in low or "folded on the 7th" in low):
         return "FOLD"
-    if block.kind == "action" and "uncalled" in low:
+    if block.kind == "action" and ("uncalled" in low or "not called" in low):
         return "FOLD"
     if block.kind in ("show", "summary") and "muck" in low:
         return "MUCK"
@@ -492,7 +492,7 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
                 if hit:
                     return hit[0], True
     if kind == "action":
-        if "uncalled" in text.lower():
+        if "uncalled" in text.lower() or "not called" in text.lower():  # Absolute: the latter
             found = lines_of(UncalledBet)
             if found:
                 return found[0], True
