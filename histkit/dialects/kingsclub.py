@@ -81,7 +81,18 @@ from histkit.dialects.builder import (
     utc_start,
 )
 from histkit.dialects.sink import UP3
-from histkit.model import ActionKind, Collect, Deal, Game, Half, PotKind, SeatOutcome, Street, Unit
+from histkit.model import (
+    ActionKind,
+    Collect,
+    Deal,
+    Game,
+    Half,
+    NoteKind,
+    PotKind,
+    SeatOutcome,
+    Street,
+    Unit,
+)
 from histkit.rules.profile import POKERSTARS, RuleProfile
 from histkit.rules.speed import SEVENTH as _SEVENTH
 from histkit.rules.speed import THIRD as _THIRD
@@ -198,8 +209,32 @@ def _put_in(kind: ActionKind) -> Handler:
 
 
 def on_fold_kc(r: LineReader, m: re.Match[str], line: int) -> None:
-    _book(r).folded[r.sink.player(m["player"], line)] = r.sink.street
+    """A fold; "folds (disconnect)" (K) is the client's fold of a disconnected player,
+    noted as such."""
+    player = r.sink.player(m["player"], line)
+    _book(r).folded[player] = r.sink.street
     on_fold(r, m, line)
+    if m["disc"]:
+        r.sink.note(NoteKind.DISCONNECT, player, f"{player} folds (disconnect)", line)
+
+
+def on_uncalled_kc(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "Uncalled bet (X) returned to P" (K): the return as written (the audit checks it),
+    taken off the player's chips, so no return is derived for it again."""
+    b = _book(r)
+    player = r.sink.player(m["player"], line)
+    back = r.money(m["amount"], line)
+    r.sink.uncalled(player, back, line)
+    b.on_street[player] = b.on_street.get(player, 0) - back
+    b.in_hand[player] = b.in_hand.get(player, 0) - back
+    b.top = max(b.on_street.values(), default=0)
+
+
+def on_summary_mangled(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "*** SUMMARY * **" (K: a marker FPDB reads as the summary's): the summary, with a
+    note that the site wrote its marker so."""
+    on_summary(r, m, line)
+    r.sink.note(NoteKind.OTHER, None, m.group(0).strip(), line)
 
 
 def _return_uncalled(r: LineReader, line: int) -> None:
@@ -326,7 +361,8 @@ class KingsClub(Dialect):
         "LIMIT SEVEN CARD STUD HI/LO": Game.STUD_HILO,  # K
         "LIMIT RAZZ": Game.RAZZ,  # R
     }
-    currency_symbols: ClassVar[Mapping[str, str]] = {}
+    # K: FPDB's amounts allow a sign before them; the hand names no currency all the same
+    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
     symbol_marks_cash = False
     hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})
     reference_zone = "UTC"
@@ -356,6 +392,9 @@ class KingsClub(Dialect):
         "RESULT": on_result,
         "RAKE": on_rake,
         "COLLECT": on_collect_kc,
+        "COLLECT_FROM": on_collect_kc,
+        "UNCALLED": on_uncalled_kc,
+        "SUMMARY_MANGLED": on_summary_mangled,
     }
     terminal_labels: ClassVar[Mapping[str, str]] = {
         **Dialect.terminal_labels,

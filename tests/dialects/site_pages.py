@@ -494,6 +494,8 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
     if kind == "action":
         if "uncalled" in text.lower() or "not called" in text.lower():  # Absolute: the latter
             found = lines_of(UncalledBet)
+            if found and "ncalled" not in lines[found[0] - 1]:
+                return found[0] - 1, False  # a return the site does not print: before it
             if found:
                 return found[0], True
         elif player:

@@ -557,6 +557,40 @@ def test_collect_forms(line: str, want: tuple[object, ...]) -> None:
     assert (c.player, c.amount, c.pot, c.pot_index, c.half) == ("Bob B.", 17000, *want)
 
 
+def test_page_forms() -> None:
+    """The forms of docs/sites/kingsclub.md no real file shows (K, FPDB's patterns), each
+    read: "Table ID", a sign before an amount, "brings in low for" / "brings-in for",
+    "raises X to Y", "folds (disconnect)", "Uncalled bet (X) returned to P" (the return is
+    then not derived again), "*** SUMMARY * **" (read and noted), "wins (X) from pot"."""
+    h = one(STUD.replace("Table 'Test Mix'", "Table ID 'Test Mix'"))
+    assert h.table == "Test Mix"
+    assert one(STUD.replace("Seat 1: Alice (500)", "Seat 1: Alice ($500)")).seats[0].stack == 50000
+    for bring in ("Alice brings in low for 5", "Alice brings-in for 5"):
+        h = one(STUD.replace("Alice brings in for 5", bring))
+        assert acts(h)[3] == (S.THIRD, "Alice", A.BRING_IN, 500, None, False)
+    h = one(STUD.replace("Hero raises to 20", "Hero raises 10 to 20"))
+    assert acts(h)[5] == (S.THIRD, "Hero", A.RAISE, 1000, 2000, False)
+    h = one(STUD.replace("Alice folds", "Alice folds (disconnect)"))
+    assert acts(h)[6] == (S.THIRD, "Alice", A.FOLD, 0, None, False)
+    assert [(n.kind, n.player) for n in h.events if isinstance(n, TableNote)] == [
+        (NoteKind.DISCONNECT, "Alice")
+    ]
+    printed = one(
+        STUD.replace("Hero folds\n", "Hero folds\nUncalled bet (20) returned to Bob B.\n")
+    )
+    derived = one(STUD)
+    got = [(u.player, u.amount) for u in printed.events if isinstance(u, UncalledBet)]
+    assert got == [(u.player, u.amount) for u in derived.events if isinstance(u, UncalledBet)]
+    assert got == [("Bob B.", 2000)] and replay(printed).errors == ()
+    h = one(STUD.replace("*** SUMMARY ***", "*** SUMMARY * **"))
+    assert h.summary is not None and h.summary.total_pot == derived.summary.total_pot  # type: ignore[union-attr]
+    assert [n.text for n in h.events if isinstance(n, TableNote)] == ["*** SUMMARY * **"]
+    h = one(STUD.replace("Bob B. wins pot (170)", "Bob B. wins (170) from pot"))
+    assert [(c.player, c.amount, c.pot) for c in h.events if isinstance(c, Collect)] == [
+        ("Bob B.", 17000, PotKind.POT)
+    ]
+
+
 def test_returned_bets_are_derived_where_the_betting_ends() -> None:
     """The writer leaves returns out (as the site does); the dialect derives each one at the
     line that ends the betting: a street line (an all-in for less, then the next card), a
