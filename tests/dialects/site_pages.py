@@ -6,7 +6,8 @@ A page's form block is a fenced block opened by ```` ```form kind=K era=E source
 status=read|unread ```` (and, for a header whose hand is of another game, `game=other`:
 the hand is skipped by its header, which is what reading it right means; and, for an
 example whose amounts only add up in one of the template hands, `template=SHOWDOWN`,
-`MUCK` or `FOLD`). Its lines are the example. The template hands are stud hi/lo at
+`MUCK` or `FOLD`; and `currency=EUR` (or `GBP`) for an example in a currency that is not
+the site's first). Its lines are the example. The template hands are stud hi/lo at
 0.10/0.20 (ante 0.02, bring-in 0.05): `Hero` (seat 2), `stonewall7` (seat 4), `LuluBelle`
 (seat 6); LuluBelle folds to the bring-in, the other two play to a showdown (SHOWDOWN), or
 stonewall7 mucks to Hero's hand (MUCK), or stonewall7's 7th-street bet is not called
@@ -75,6 +76,7 @@ class Block:
     lines: tuple[str, ...]
     other_game: bool = False
     template: str = ""  # the template hand the example belongs to, when the page says
+    currency: str = ""  # the cash currency of that hand, when not the site's own
 
     @property
     def id(self) -> str:
@@ -110,6 +112,7 @@ def read_page(path: Path) -> Page:
                 lines=tuple(m.group(2).rstrip("\n").split("\n")),
                 other_game=attrs.get("game") == "other",
                 template=attrs.get("template", ""),
+                currency=attrs.get("currency", ""),
             )
         )
     no = frozenset(k.strip() for m in _NO_FORMS.finditer(text) for k in m.group(1).split(","))
@@ -237,7 +240,9 @@ def template_events(which: str) -> tuple[list[Event], Summary]:
     return ev, Summary(176, 8, seats=(hero, stone, _folded()))
 
 
-def template_hand(dialect: Dialect, which: str, chips: bool = False) -> Hand:
+def template_hand(
+    dialect: Dialect, which: str, chips: bool = False, currency: str | None = None
+) -> Hand:
     """Template `which` in the site's cash currency, or (`chips`) as a tournament's."""
     events, summary = template_events(which)
     hand = Hand(
@@ -247,7 +252,7 @@ def template_hand(dialect: Dialect, which: str, chips: bool = False) -> Hand:
         small_bet=10,
         big_bet=20,
         unit=Unit.CENT,
-        currency=dialect.default_currency,
+        currency=currency or dialect.default_currency,
         started_at=datetime(2016, 11, 16, 21, 30, 6, tzinfo=UTC),
         table="Pampelune",
         max_seats=6,
@@ -491,6 +496,9 @@ def _text_slot(block: Block, hand: Hand, lines: list[str]) -> tuple[int, bool]:
                 hit = [x for x in mine if ok(x)]
                 if hit:
                     return hit[0], True
+        third = lines_of(StreetStart, None, lambda e: e.street is Street.THIRD)
+        if third and not lines_of(Deal):  # a site that writes no deal (Everleaf): 3rd street's
+            return third[0], False
     if kind == "action":
         if "uncalled" in text.lower() or "not called" in text.lower():  # Absolute: the latter
             found = lines_of(UncalledBet)
@@ -558,7 +566,7 @@ def _own_id(template: str, example: str, hand_id: str) -> str | None:
 
 def place_text(block: Block, dialect: Dialect, chips: bool) -> Placed:
     name = choose_template(block)
-    written = dialect.write_hands([template_hand(dialect, name, chips)])
+    written = dialect.write_hands([template_hand(dialect, name, chips, block.currency or None)])
     items = read(dialect, written)
     hand = items[0]
     if len(items) != 1 or not isinstance(hand, Hand):
@@ -659,7 +667,7 @@ def _play_slot(
 
 def place_xml(block: Block, dialect: Dialect, chips: bool) -> Placed:
     name = choose_template(block)
-    written = dialect.write_hands([template_hand(dialect, name, chips)])
+    written = dialect.write_hands([template_hand(dialect, name, chips, block.currency or None)])
     example = block.text
     first = _ELEMENT.search(example)
     if first is None:
@@ -701,7 +709,9 @@ def place(block: Block, chips: bool) -> tuple[Dialect, Placed]:
 
 
 # a reader's words for an amount in the other unit: the example is a tournament's (or cash)
-_OTHER_UNIT = re.compile(r"counted in (cents|chips)|chip amount .* is not a whole number")
+_OTHER_UNIT = re.compile(
+    r"counted in (cents|chips)|chip amount .* is not a whole number|in a hand of (cents|chips)"
+)
 
 
 def _xml_player(block: Block) -> str | None:
