@@ -112,9 +112,19 @@ __all__ = ["IPOKER", "IPoker"]
 IPOKER = RuleProfile(name="ipoker", rake_split=RakeSplit.MAIN_FIRST, showdown_order=None)
 
 _GAMETYPE = re.compile(
-    r"\s*(?P<game>.+?)(?:\s+(?P<sb>[$€£]?[\d.,]+)\s*/\s*(?P<bb>[$€£]?[\d.,]+))?"
+    r"\s*(?P<game>.+?)(?:\s+(?P<sb>[$€£]?[\d.,]+[$€£]?)\s*/\s*(?P<bb>[$€£]?[\d.,]+[$€£]?))?"
     r"(?:\s+Ante\s+\S+)?\s*$"
 )
+
+# K (FPDB): the French skins write a decimal comma and the sign after ("0,05€"); a comma
+# before one or two final digits is a decimal comma, before three a thousands separator
+_DECIMAL_COMMA = re.compile(r"^([$€£]?\d+),(\d{1,2}[$€£]?)$")
+
+
+def _money(r: LineReader, text: str, line: int) -> int:
+    """An amount as iPoker writes it, the French skins' decimal comma included."""
+    return r.money(_DECIMAL_COMMA.sub(r"\1.\2", text), line)
+
 
 _TOKENS: dict[str, Card | None] = {
     s + r: parse_card(("T" if r == "10" else r) + s.lower())
@@ -384,12 +394,12 @@ class IPoker(XmlDialect):
         }
         at = general.find("gametype")
         where = at.line if at is not None else general.line  # the line that states them
-        stakes = (r.money(m["sb"], where), r.money(m["bb"], where)) if m["sb"] else None
+        stakes = (_money(r, m["sb"], where), _money(r, m["bb"], where)) if m["sb"] else None
         rounds = sorted(elem.findall("round"), key=lambda x: int(_at(x, "no") or "-1"))
         acting = {c.get("player") for rnd in rounds for c in rnd.children}
         rows = []
         for p in players.children:
-            name, chips = _at(p, "name"), r.money(_at(p, "chips"), p.line)
+            name, chips = _at(p, "name"), _money(r, _at(p, "chips"), p.line)
             sink.seat(int(_at(p, "seat")), name, chips, name not in acting, p.line)
             rows.append((p, sink.player(name, p.line)))
         nick = general.findtext("nickname")
@@ -474,7 +484,7 @@ class IPoker(XmlDialect):
             raise HandError(f"a blind (action type {t}) in a stud hand", line)
         if t not in ("3", "5", "6", "7", "15", "16", "23"):
             raise HandError(f"unknown action type {t!r}", line)
-        amount = r.money(_at(a, "sum"), line)
+        amount = _money(r, _at(a, "sum"), line)
         if t == "15":
             st.ante[p] = amount
             sink.action(_K.ANTE, p, amount, None, st.add(p, amount), line)
@@ -522,8 +532,8 @@ class IPoker(XmlDialect):
                     sink.muck(p, False, st.last[p])
         for el, p in rows:
             win_text, bet_text, put = el.get("win"), el.get("bet"), st.put[p]
-            won = r.money(win_text, el.line) if win_text else 0
-            bet = r.money(bet_text, el.line) if bet_text else put
+            won = _money(r, win_text, el.line) if win_text else 0
+            bet = _money(r, bet_text, el.line) if bet_text else put
             if bet != put and bet - put == st.ante.get(p) and p in st.raised:
                 sink.note(
                     NoteKind.OTHER,

@@ -456,12 +456,23 @@ def test_river_card_is_down_and_a_playerless_river_card_is_the_community_card() 
         ("7 Card Stud HiLow L €0.10/€0.20", (Game.STUD_HILO, Unit.CENT, "EUR", 10, 20)),
         ("7 Card Stud Hi-Lo Limit €0.10/€0.20", (Game.STUD_HILO, Unit.CENT, "EUR", 10, 20)),
         ("7 Card Stud Limit $2/$4", (Game.STUD, Unit.CENT, "USD", 200, 400)),
+        # K (FPDB): the French skins' decimal comma and sign after the amount
+        ("7 Card Stud Hi-Lo L 0,10€/0,20€", (Game.STUD_HILO, Unit.CENT, "EUR", 10, 20)),
     ],
 )
 def test_gametype_forms(gametype: str, want: tuple[object, ...]) -> None:
     sym = next(c for c in "€$£" if c in gametype)
     h = one(session(ANTES + BOB_FOLDS, gametype=gametype).replace('"€', f'"{sym}'))
     assert (h.game, h.unit, h.currency, h.small_bet, h.big_bet) == want
+
+
+def test_french_decimal_comma_amounts() -> None:
+    """K (FPDB): FDJ, Betclic and PMU write "0,05€": a decimal comma, never thousands (a
+    comma before three digits stays a thousands separator: "1,440" chips)."""
+    french = session(ANTES + BOB_FOLDS).replace('sum="€0.01"', 'sum="0,01€"')
+    h = one(french)
+    assert [a.amount for a in h.actions()[:2]] == [1, 1]
+    assert one(session(ANTES + BOB_FOLDS)) == h
 
 
 @pytest.mark.parametrize(
