@@ -147,3 +147,82 @@ def test_a_tar_name_given_twice_is_the_file_extracting_leaves(tmp_path: Path) ->
         (two.split(b"#")[1].split(b":")[0].decode(), f"{path}/b.txt"),
         (three.split(b"#")[1].split(b":")[0].decode(), f"{tmp_path / 'next.tar'}/c.txt"),
     ]
+
+
+# ------------------------------------------------------------ item 2: XML of any size
+
+
+@pytest.fixture(scope="module")
+def xml_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A simulated file of three hands for each XML site."""
+    folder = tmp_path_factory.mktemp("xml")
+    files = {}
+    for site in ("merge", "ipoker"):
+        path = folder / f"{site}.xml"
+        args = ["simulate", "--site", site, "--game", "stud", "--hands", "3", "--seed", "5"]
+        assert main([*args, "-q", "-o", str(path)]) == 0
+        files[site] = path
+    return files
+
+
+def _into_second_hand(source: Path, target: Path, lines: list[str]) -> tuple[str, int]:
+    """`source` with `lines` put inside its second hand, right after the hand's first
+    line; the hand's id and its first line."""
+    text = source.read_text(encoding="utf-8").split("\n")
+    starts = [i for i, x in enumerate(text) if x.startswith("<game ")]
+    at = starts[1]
+    hand_id = text[at].split('"')[1]
+    target.write_text("\n".join([*text[: at + 1], *lines, *text[at + 1 :]]), encoding="utf-8")
+    return hand_id, at + 1
+
+
+def _one_rejected(path: Path, hand_id: str, line: int, why: str) -> None:
+    got, issues = _read(path)
+    assert len(got) == 2 and hand_id not in {h.hand_id for h in got}
+    assert [(i.hand_id, i.kind) for i in issues] == [(hand_id, "rejected")]
+    assert issues[0].line in (line, line + 1)  # the hand's first line, or where it broke
+    assert why in issues[0].reason, issues[0].reason
+
+
+@pytest.mark.parametrize("site", ["merge", "ipoker"])
+def test_a_hand_of_megabytes_of_text_is_rejected_by_its_id(
+    site: str, xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """Text inside one hand was joined with `+=` for every piece: 8 MB took a minute. Now
+    a hand is read up to 1 MB (real ones are under 8 KB) and rejected past it."""
+    block = ["<note>", *(["x" * 10_000] * 120), "</note>"]  # 1.2 MB of text
+    hand_id, line = _into_second_hand(xml_files[site], tmp_path / "big.xml", block)
+    _one_rejected(tmp_path / "big.xml", hand_id, line, "more than 1,024 KB of XML in one element")
+
+
+@pytest.mark.parametrize("site", ["merge", "ipoker"])
+def test_a_hand_of_many_elements_is_rejected_by_its_id(
+    site: str, xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    block = ["<n/>" * 1000] * 300  # 300,000 elements
+    hand_id, line = _into_second_hand(xml_files[site], tmp_path / "many.xml", block)
+    _one_rejected(tmp_path / "many.xml", hand_id, line, "more than 1,024 KB of XML")
+
+
+@pytest.mark.parametrize("site", ["merge", "ipoker"])
+def test_elements_nested_a_thousand_deep_reject_their_hand(
+    site: str, xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """(item 4) A 7 KB Merge file of 1,000 nested elements raised RecursionError and ended
+    the whole run."""
+    block = ["<n>" * 1000 + "</n>" * 1000]
+    hand_id, line = _into_second_hand(xml_files[site], tmp_path / "deep.xml", block)
+    _one_rejected(tmp_path / "deep.xml", hand_id, line, "elements nested more than 64 deep")
+
+
+def test_text_between_children_is_not_kept() -> None:
+    from histkit.reading.xmlstream import iter_xml
+
+    got = list(
+        iter_xml(["<game>lead<a>one</a>two<b>th", "ree</b>tail</game>"], frozenset({"game"}))
+    )
+    game = got[0][1]
+    assert game.text == "" and [(c.tag, c.text) for c in game.children] == [
+        ("a", "one"),
+        ("b", "th\nree"),
+    ]

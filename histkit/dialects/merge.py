@@ -93,7 +93,7 @@ from histkit.dialects.builder import HandError, LineReader, utc_start
 from histkit.dialects.sink import UP3
 from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import ActionKind, Game, Half, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
-from histkit.reading.xmlstream import XmlElement, XmlError, iter_xml
+from histkit.reading.xmlstream import MAX_ELEMENT, XmlElement, XmlError, iter_xml
 from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["LEG_CODES", "MERGE", "Merge"]
@@ -554,23 +554,39 @@ class Merge(XmlDialect):
         context: dict[str, XmlElement] = {}
         chunk: list[str] = []
         first, seen = 1, False
+        size, big = 0, 0  # the element's characters; the line where it grew too big
         for no, line in enumerate(chain(head, it), 1):
             if line.lstrip().startswith(_TOP) and any(x.strip() for x in chunk):
-                for item in self._element(chunk, first, context, source):
+                for item in self._element(chunk, first, context, source, big):
                     seen = True
                     yield item
-                chunk, first = [], no
+                chunk, first, size, big = [], no, 0, 0
+            size += len(line) + 1
+            if big:
+                continue  # not kept: the element is rejected from its first line
+            if size > MAX_ELEMENT:
+                big = no
+                del chunk[1:]
+                continue
             chunk.append(line)
-        for item in self._element(chunk, first, context, source):
+        for item in self._element(chunk, first, context, source, big):
             seen = True
             yield item
         if not seen:
             yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
 
     def _element(
-        self, chunk: list[str], first: int, context: dict[str, XmlElement], source: str
+        self, chunk: list[str], first: int, context: dict[str, XmlElement], source: str, big: int
     ) -> Iterator[Hand | ParseIssue]:
-        """One top-level element (and the blank lines after it), at file line `first`."""
+        """One top-level element (and the blank lines after it), at file line `first`;
+        `big`: the line where it grew past `MAX_ELEMENT` (then only its first line is
+        kept, to name it)."""
+        if big:
+            m = _GAME_ID.search(chunk[0])
+            what = "hand not read" if m else "XML element not read"
+            why = f"{what}: more than {MAX_ELEMENT // 1024:,} KB of XML in one element (line {big})"
+            yield ParseIssue(source, first, None, m[1] if m else None, "rejected", why)
+            return
         try:
             for kind, elem in iter_xml(chunk, self.hand_tags):
                 _shift(elem, first - 1)
@@ -587,7 +603,10 @@ class Merge(XmlDialect):
 
 
 def _shift(elem: XmlElement, by: int) -> None:
-    """File lines for an element read from a piece of the file."""
-    elem.line += by
-    for c in elem.children:
-        _shift(c, by)
+    """File lines for an element read from a piece of the file (a loop, not a recursion:
+    any depth the reader keeps)."""
+    todo = [elem]
+    while todo:
+        e = todo.pop()
+        e.line += by
+        todo.extend(e.children)

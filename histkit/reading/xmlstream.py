@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_ELEMENT",
     "XmlBreak",
     "XmlElement",
     "XmlError",
@@ -141,19 +143,40 @@ def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlI
         yield "break", broken
 
 
+#: the most a hand (or another element kept whole) may weigh, in characters as written:
+#: real hands are under 8 KB; a bigger one is rejected, never held in memory whole
+MAX_ELEMENT = 1 << 20
+#: elements nested deeper than this are not read (the hand around them is rejected)
+MAX_DEPTH = 64
+_TOO_BIG = f"more than {MAX_ELEMENT // 1024:,} KB of XML in one element"
+_TOO_DEEP = f"elements nested more than {MAX_DEPTH} deep"
+# stands for each element inside one that is not read (so ends still match starts)
+_SKIPPED = XmlElement("", {}, 0)
+
+
 class _Reader:
     """One expat parser over a stretch of the file: from its start, or from the line where
     reading starts again after a break (`offset` file lines before it, the tags of the
-    elements open around it re-opened first)."""
+    elements open around it re-opened first).
+
+    Time and memory stay linear in the input: an element's text is collected in pieces
+    and joined once, and kept only while the element has no children (the text between
+    children is never read); a hand (else any element kept whole) that grows past
+    `MAX_ELEMENT`, or nests past `MAX_DEPTH`, is not read further: it comes as a break
+    (the hand rejected) when it closes, and the document goes on."""
 
     def __init__(self, hands: frozenset[str], around: list[str], offset: int) -> None:
         self.hands = hands
         self.offset = offset
         self.parser = parser = expat.ParserCreate()
         self.stack: list[XmlElement] = []
+        self.texts: list[list[str] | None] = []  # per open element: its text's pieces
+        self.sizes: list[int] = []  # per open element: what it and its kept children weigh
         self.done: list[XmlItem] = []
         self.holds_hand: list[bool] = []  # per open element: a hand was inside it
         self.fed = 0  # lines read
+        # the element not read further: (its index in `stack`, why, the line)
+        self.over: tuple[int, str, int] | None = None
         parser.StartElementHandler = self._start
         parser.EndElementHandler = self._end
         parser.CharacterDataHandler = self._chars
@@ -171,7 +194,7 @@ class _Reader:
 
     def _outside_hands(self) -> list[str]:
         """The open tags (our root apart) up to the first open hand element."""
-        tags = [e.tag for e in self.stack[1:]]
+        tags = [e.tag for e in self.stack[1:] if e is not _SKIPPED]
         inner = [i for i, t in enumerate(tags) if t in self.hands]
         return tags[: inner[0]] if inner else tags
 
@@ -201,17 +224,71 @@ class _Reader:
         line = min(e.lineno or 1, max(self.fed, 1)) + self.offset  # the end: its last line
         return XmlBreak(line, f"XML not well-formed: {expat.ErrorString(e.code)}", hand)
 
+    def _line(self) -> int:
+        return self.parser.CurrentLineNumber + self.offset
+
     def _start(self, tag: str, attrib: dict[str, str]) -> None:
-        elem = XmlElement(tag, attrib, self.parser.CurrentLineNumber + self.offset)
-        if self.stack:
-            self.stack[-1].children.append(elem)
-        self.stack.append(elem)
+        stack = self.stack
+        if self.over is None and len(stack) > MAX_DEPTH:
+            self._stop(len(stack), _TOO_DEEP)
+        if self.over is not None:
+            stack.append(_SKIPPED)
+            self.texts.append(None)
+            self.sizes.append(0)
+            self.holds_hand.append(False)
+            return
+        elem = XmlElement(tag, attrib, self._line())
+        if stack:
+            stack[-1].children.append(elem)
+            self.texts[-1] = None  # its text: between children, never read
+        stack.append(elem)
+        self.texts.append([])
+        self.sizes.append(2 * len(tag) + 5 + sum(len(k) + len(v) + 4 for k, v in attrib.items()))
         self.holds_hand.append(False)
+        self._weigh(len(stack) - 1)
+
+    def _stop(self, at: int, why: str) -> None:
+        """Read nothing more of the element at `at` in the stack (`at` == its length: the
+        one starting), or of the hand around it; what was kept of it is let go."""
+        stack = self.stack
+        hand = next(
+            (i for i in range(min(at, len(stack) - 1), 0, -1) if stack[i].tag in self.hands), None
+        )
+        if hand is not None:
+            at = hand
+        if at < len(stack):
+            stack[at].children.clear()
+            self.texts[at] = None
+        self.over = (at, why, self._line())
+
+    def _weigh(self, at: int) -> None:
+        """Stop reading the element at `at` (our root apart) once it weighs too much."""
+        if at > 0 and self.over is None and self.sizes[at] > MAX_ELEMENT:
+            self._stop(at, _TOO_BIG)
 
     def _end(self, tag: str) -> None:
         stack, holds_hand = self.stack, self.holds_hand
         elem = stack.pop()
         inner = holds_hand.pop()
+        chunks = self.texts.pop()
+        size = self.sizes.pop()
+        over = self.over
+        if over is not None:
+            if len(stack) > over[0]:
+                return  # inside what is not read
+            if len(stack) == over[0]:  # it closes: a break, the hand named
+                self.over = None
+                hand = elem if elem.tag in self.hands else None
+                self.done.append(("break", XmlBreak(over[2], over[1], hand)))
+                if elem is not _SKIPPED and stack:
+                    stack[-1].children.pop()
+                if hand is not None:
+                    self.outside = self._outside_hands()
+                    if holds_hand:
+                        holds_hand[-1] = True
+                return
+        if chunks:
+            elem.text = chunks[0] if len(chunks) == 1 else "".join(chunks)
         handed = True
         if elem.tag in self.hands:
             self.done.append(("hand", elem))
@@ -224,9 +301,15 @@ class _Reader:
             handed = False
             if inner and holds_hand:
                 holds_hand[-1] = True
+            if self.sizes:
+                self.sizes[-1] += size
+                self._weigh(len(self.sizes) - 1)
         if handed and stack:
             stack[-1].children.pop()  # handed over (it is the last child): not kept
 
     def _chars(self, data: str) -> None:
-        if self.stack:
-            self.stack[-1].text += data
+        chunks = self.texts[-1] if self.texts else None
+        if chunks is not None and self.over is None:
+            chunks.append(data)
+            self.sizes[-1] += len(data)
+            self._weigh(len(self.sizes) - 1)
