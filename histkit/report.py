@@ -187,14 +187,25 @@ def _street_equity_html(
 
 
 def _summary_table(st: pd.Series) -> str:
+    """A section's figures, each labelled with its title in `histkit.statdefs`."""
+    from histkit.statdefs import stat
+
     unit, cur = money_parts(str(st["money_unit"]))
+
+    def title(column: str) -> str:
+        return _e(stat(column).title)
+
+    def share(column: str) -> str:
+        return _pct(st[column], st[stat(column).chances])
+
+    went = " / ".join(share(f"went_{s}") for s in (4, 5, 6, 7))
     rows = [
-        ("Hands dealt", f"{int(st['hands']):,}"),
-        ("Net won", _money(int(st["net"]), unit, cur, signed=True)),
-        ("Net in big bets", f"{float(st['net_bb']):+.2f}"),
-        ("Big bets per 100 hands", f"{float(st['bb_per_100']):+.1f}"),
+        (title("hands"), f"{int(st['hands']):,}"),
+        (title("net"), _money(int(st["net"]), unit, cur, signed=True)),
+        (title("net_bb"), f"{float(st['net_bb']):+.2f}"),
+        (title("bb_per_100"), f"{float(st['bb_per_100']):+.1f}"),
         (
-            "EV-adjusted net (all-in hands at their equity)",
+            title("ev_net"),
             "–"
             if pd.isna(st.get("ev_net"))
             else f"{_money(int(st['ev_net']), unit, cur, True)} "
@@ -205,18 +216,10 @@ def _summary_table(st: pd.Series) -> str:
             f"{_money(int(st['showdown_net']), unit, cur, True)} / "
             f"{_money(int(st['non_showdown_net']), unit, cur, True)}",
         ),
-        ("Rake paid (share by contribution)", _money(int(st["rake"]), unit, cur)),
-        ("VPIP", _pct(st["vpip"], st["hands"])),
-        ("Completed or raised on 3rd", _pct(st["complete_raise"], st["hands"])),
-        ("Steal attempts", _pct(st["steal"], st["steal_opps"])),
-        ("Fold to steal as bring-in", _pct(st["fold_to_steal"], st["fold_to_steal_opps"])),
-        (
-            "Went to 4th / 5th / 6th / 7th",
-            " / ".join(_pct(st[f"went_{s}"], st["hands"]) for s in (4, 5, 6, 7)),
-        ),
-        ("Went to showdown (of saw 4th)", _pct(st["wtsd"], st["saw_4"])),
-        ("Won at showdown", _pct(st["wsd"], st["showdowns"])),
-        ("Won when saw 4th", _pct(st["won_saw_4"], st["saw_4"])),
+        (title("rake"), _money(int(st["rake"]), unit, cur)),
+        *[(title(c), share(c)) for c in ("vpip", "complete_raise", "steal", "fold_to_steal")],
+        ("Went to 4th / 5th / 6th / 7th", went),
+        *[(title(c), share(c)) for c in ("wtsd", "wsd", "won_saw_4")],
     ]
     body = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f'<table><tr><th colspan="2">{_u(st["money"])}</th></tr>{body}</table>'

@@ -35,6 +35,8 @@ __all__ = [
     "SourceError",
     "check_stored_audit",
     "day_range",
+    "empty_db",
+    "open_db",
     "load",
     "filter_tables",
     "parse_day",
@@ -402,20 +404,9 @@ def _stakes_mask(hands: pa.Table, stakes: str) -> pa.Array:
 def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str, pa.Table]:
     """The tables of the database with the filters pushed into SQL where they are simple
     (site, game, table, cash/tournament, dates, player seated); stakes are matched after."""
-    from histkit.db.connection import DatabaseBusy, DatabaseError, connect_file
-
+    con = open_db(file)
     try:
-        con = connect_file(file, read_only=True)
-    except DatabaseBusy as e:
-        raise SourceError(str(e)) from None
-    except (FileNotFoundError, DatabaseError) as e:
-        raise SourceError(str(e)) from None
-    except Exception as e:  # duckdb.Error of another kind
-        raise SourceError(f"cannot read the hand database {file}: {_first_line(e)}") from None
-    try:
-        con.execute("SET TimeZone = 'UTC'")  # timestamps come back in UTC, as parse writes
         present = _db_tables(con)
-        _require_hand_database(con, file)
         where, params = _sql_where(filters, present)
         out: dict[str, pa.Table] = {}
         if where:
@@ -442,10 +433,7 @@ def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str,
             out[name] = _conform(name, _arrow(con.sql(sql)))
         hands = out.get("hands")
         if hands is not None and not hands.num_rows and (not where or _no_hands(con)):
-            raise SourceError(
-                f"the hand database {file} holds no hands yet: import hand histories into it "
-                f"(`histkit import PATH --db {file}`, or `histkit watch FOLDER --db {file}`)"
-            )
+            raise empty_db(file)
     finally:
         con.close()
     awards, hands = out.get("awards"), out.get("hands")
@@ -457,6 +445,36 @@ def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str,
         hands = out["hands"]
         out = _keep_hands(out, hands.filter(_stakes_mask(hands, filters.stakes)))
     return out
+
+
+def open_db(file: Path) -> Any:
+    """A read-only connection to the hand database `file`, timestamps in UTC; a file that
+    cannot be opened (held too long, missing, not a hand database) is a `SourceError`."""
+    from histkit.db.connection import DatabaseBusy, DatabaseError, connect_file
+
+    try:
+        con = connect_file(file, read_only=True)
+    except DatabaseBusy as e:
+        raise SourceError(str(e)) from None
+    except (FileNotFoundError, DatabaseError) as e:
+        raise SourceError(str(e)) from None
+    except Exception as e:  # duckdb.Error of another kind
+        raise SourceError(f"cannot read the hand database {file}: {_first_line(e)}") from None
+    try:
+        con.execute("SET TimeZone = 'UTC'")  # timestamps come back in UTC, as parse writes
+        _require_hand_database(con, file)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def empty_db(file: Path) -> SourceError:
+    """The error for a hand database that holds no hands at all."""
+    return SourceError(
+        f"the hand database {file} holds no hands yet: import hand histories into it "
+        f"(`histkit import PATH --db {file}`, or `histkit watch FOLDER --db {file}`)"
+    )
 
 
 def _no_hands(con: Any) -> bool:

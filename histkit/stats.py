@@ -37,6 +37,7 @@ from histkit.selection import (
     frames,
     load,
 )
+from histkit.statdefs import STATS, STREETS, Kind, layout
 
 __all__ = [
     "STREETS",
@@ -63,7 +64,6 @@ __all__ = [
     "stakes_label",
 ]
 
-STREETS: tuple[int, ...] = (3, 4, 5, 6, 7)
 #: what `player_stats(by=...)` can group by besides player and money
 GROUPS: tuple[str, ...] = ("game", "stakes", "table", "session")
 AGGRESSIVE = ("bet", "raise", "complete")
@@ -494,37 +494,45 @@ def _ratio(num: pd.Series, den: pd.Series) -> pd.Series:
     return (num / den.where(den > 0)).astype("float64")
 
 
-_SUMS = [
-    "vpip",
-    "complete_raise",
-    "bring_in",
-    "steal_opp",
-    "steal",
-    "fold_to_steal_opp",
-    "fold_to_steal",
-    "resteal_opp",
-    "resteal",
-    "three_bet_opp",
-    "three_bet",
-    "saw_4",
-    "saw_5",
-    "saw_6",
-    "saw_7",
-    "showdown",
-    "won_showdown",
-    "won",
-    "won_saw_4",
-    "net",
-    "net_bb",
-    "allin",
-    "rake_paid",
-    "contributed",
-    "collected",
-]
-for _s in STREETS:
-    _SUMS += [f"aggr_{_s}", f"calls_{_s}", f"folds_{_s}"]
-    _SUMS += [f"fold_to_bet_opp_{_s}", f"fold_to_bet_{_s}"]
-    _SUMS += [f"check_raise_opp_{_s}", f"check_raise_{_s}"]
+def _counters() -> list[str]:
+    """The counters the statistics sum (`histkit.statdefs`), each once, in order."""
+    out: dict[str, None] = {}
+    for st in STATS:
+        for street in st.streets or (None,):
+            num, den = st.counters(street)
+            out.update(dict.fromkeys((*num, *den)))
+    return list(out)
+
+
+def from_sums(g: pd.DataFrame, present: dict[str, bool]) -> dict[str, Any]:
+    """Each statistic of `histkit.statdefs.STATS` from `g`, the counters summed per row:
+    counts and money as integers, shares and factors as floats (NaN with no chance), a
+    statistic whose table is absent (`present[needs]` false) empty."""
+    out: dict[str, Any] = {}
+    for st, street, column in layout():
+        if st.needs is not None and not present.get(st.needs, False):
+            empty = pd.array([pd.NA] * len(g), dtype="Int64")
+            out[column] = empty if st.kind is Kind.MONEY else pd.NA
+            continue
+        num, den = st.counters(street)
+        top = g[num[0]]
+        for c in num[1:]:
+            top = top + g[c]
+        if st.kind in (Kind.COUNT, Kind.MONEY):
+            out[column] = top.astype("int64")
+            if st.needs is not None and st.kind is Kind.MONEY:
+                out[column] = pd.array(top.to_numpy(dtype="int64"), dtype="Int64")
+            continue
+        if st.kind is Kind.BIG_BETS:
+            out[column] = top.astype("float64")
+            continue
+        bottom = g[den[0]]
+        for c in den[1:]:
+            bottom = bottom + g[c]
+        if st.kind is Kind.PER_100:
+            top = 100 * top
+        out[column] = _ratio(top, bottom)
+    return out
 
 
 def _group_keys(by: str | Sequence[str] | None) -> list[str]:
@@ -553,15 +561,16 @@ def player_stats(
 
         facts = assign_sessions(facts)
     work = facts.assign(
-        sd_net=facts["net"].where(facts["showdown"], 0),
-        nsd_net=facts["net"].where(~facts["showdown"], 0),
+        showdown_net=facts["net"].where(facts["showdown"], 0),
+        non_showdown_net=facts["net"].where(~facts["showdown"], 0),
         hands=1,
         hilo_won=facts["game"].eq("stud_hilo") & facts["won_showdown"],
     )
     for o in HILO_OUTCOMES:
-        work[f"hilo_{o}"] = work["hilo_outcome"].eq(o)
-    hilo_cols = [f"hilo_{o}" for o in HILO_OUTCOMES]
-    sums = ["hands", *_SUMS, "sd_net", "nsd_net", "hilo_won", *hilo_cols]
+        work[f"hilo_{o.replace(' ', '_')}"] = work["hilo_outcome"].eq(o)
+    # ev_net is empty (NA) when the tables have no allin_ev (written by an older histkit)
+    has_ev = "ev_net" in work and bool(work["ev_net"].notna().all())
+    sums = [c for c in _counters() if c != "ev_net" or has_ev]
     grouped = work.groupby(keys, sort=True, dropna=False)
     g = grouped[sums].sum(numeric_only=False).reset_index()
     first = grouped[["money", "big_bet"]].first().reset_index(drop=True)
@@ -569,49 +578,10 @@ def player_stats(
         span = grouped["started_at"].agg(["min", "max"]).reset_index(drop=True)
     out = g[keys].copy()
     out.insert(1, "money", first["money"].to_numpy())  # the unit's label, for people
-    out["hands"] = g["hands"]
-    out["vpip"] = _ratio(g["vpip"], g["hands"])
-    out["complete_raise"] = _ratio(g["complete_raise"], g["hands"])
-    out["bring_in"] = _ratio(g["bring_in"], g["hands"])
-    out["steal_opps"] = g["steal_opp"]
-    out["fold_to_steal_opps"] = g["fold_to_steal_opp"]
-    out["three_bet_opps"] = g["three_bet_opp"]
-    out["saw_4"] = g["saw_4"]
-    out["steal"] = _ratio(g["steal"], g["steal_opp"])
-    out["fold_to_steal"] = _ratio(g["fold_to_steal"], g["fold_to_steal_opp"])
-    out["resteal"] = _ratio(g["resteal"], g["resteal_opp"])
-    out["three_bet"] = _ratio(g["three_bet"], g["three_bet_opp"])
-    for s in (4, 5, 6, 7):
-        out[f"went_{s}"] = _ratio(g[f"saw_{s}"], g["hands"])
-    for s in STREETS:
-        passive = g[f"calls_{s}"] + g[f"folds_{s}"]
-        out[f"afq_{s}"] = _ratio(g[f"aggr_{s}"], g[f"aggr_{s}"] + passive)
-        out[f"af_{s}"] = _ratio(g[f"aggr_{s}"], g[f"calls_{s}"])
-        out[f"fold_to_bet_{s}"] = _ratio(g[f"fold_to_bet_{s}"], g[f"fold_to_bet_opp_{s}"])
-        out[f"check_raise_{s}"] = _ratio(g[f"check_raise_{s}"], g[f"check_raise_opp_{s}"])
-    out["showdowns"] = g["showdown"]
-    out["showdowns_won"] = g["won_showdown"]
-    out["wtsd"] = _ratio(g["showdown"], g["saw_4"])
-    out["wsd"] = _ratio(g["won_showdown"], g["showdown"])
-    out["won_saw_4"] = _ratio(g["won_saw_4"], g["saw_4"])
-    out["net"] = g["net"].astype("int64")
-    # ev_net is empty (NA) when the tables have no allin_ev (written by an older histkit)
-    has_ev = "ev_net" in work and bool(work["ev_net"].notna().all())
-    if has_ev and len(g):
-        ev = work.groupby(keys, sort=True, dropna=False)["ev_net"].sum().to_numpy(dtype="int64")
-        out["ev_net"] = pd.array(ev, dtype="Int64")
-    else:
-        out["ev_net"] = pd.array([pd.NA] * len(g), dtype="Int64")
-    out["allin_hands"] = g["allin"].astype("int64")
-    out["net_bb"] = g["net_bb"].astype("float64")
-    out["bb_per_100"] = _ratio(100 * g["net_bb"], g["hands"])
-    out["rake"] = g["rake_paid"].astype("int64")
-    out["showdown_net"] = g["sd_net"].astype("int64")
-    out["non_showdown_net"] = g["nsd_net"].astype("int64")
     has_awards = bool(facts.attrs.get("has_awards", False))
-    out["hilo_showdowns_won"] = g["hilo_won"]
-    for c in hilo_cols:
-        out[c.replace(" ", "_")] = g[c] if has_awards else pd.NA
+    present = {"awards": has_awards, "allin_ev": has_ev}
+    for name, values in from_sums(g, present).items():
+        out[name] = values
     out.attrs["has_awards"] = has_awards
     if "session" in keys:
         minutes = (span["max"] - span["min"]).dt.total_seconds() / 60

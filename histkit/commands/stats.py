@@ -35,24 +35,26 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-# Text table: (column, header, kind, the column counting its chances) with kind "int",
-# "pct", "money", "float"; a share from fewer than SMALL chances is marked "~".
-_TEXT_COLUMNS = (
-    ("hands", "hands", "int", None),
-    ("vpip", "VPIP", "pct", "hands"),
-    ("complete_raise", "compl", "pct", "hands"),
-    ("steal", "steal", "pct", "steal_opps"),
-    ("fold_to_steal", "FtS", "pct", "fold_to_steal_opps"),
-    ("three_bet", "3bet", "pct", "three_bet_opps"),
-    ("went_4", "4th", "pct", "hands"),
-    ("went_7", "7th", "pct", "hands"),
-    ("wtsd", "WTSD", "pct", "saw_4"),
-    ("wsd", "W$SD", "pct", "showdowns"),
-    ("net", "net", "money", None),
-    ("ev_net", "EV net", "money", None),
-    ("bb_per_100", "bb/100", "float", "hands"),
-    ("rake", "rake", "money", None),
-)
+# The text table's statistics (headings, kinds and chances from `histkit.statdefs`); a
+# share from fewer than SMALL chances is marked "~".
+_TEXT_STATS = ("hands", "vpip", "complete_raise", "steal", "fold_to_steal", "three_bet", "went_4",
+               "went_7", "wtsd", "wsd", "net", "ev_net", "bb_per_100", "rake")  # fmt: skip
+_CELL_KINDS = {"count": "int", "share": "pct", "money": "money", "per_100": "float"}
+
+
+def _text_columns() -> tuple[tuple[str, str, str, str | None], ...]:
+    """(column, header, kind, the column counting its chances) of the text table, with
+    kind "int", "pct", "money", "float"."""
+    from histkit.statdefs import stat
+
+    out = []
+    for column in _TEXT_STATS:
+        st = stat(column)
+        header = (st.heading or column).replace("{s}", column.rsplit("_", 1)[-1])
+        out.append((column, header, _CELL_KINDS[st.kind.value], st.chances))
+    return tuple(out)
+
+
 _SESSION_COLUMNS = (
     ("session_start", "start (UTC)", "time", None),
     ("minutes", "min", "minutes", None),
@@ -72,6 +74,14 @@ examples:
 """
 
 
+def _epilog() -> str:
+    """The examples, then every statistic's column and meaning (`histkit.statdefs`)."""
+    from histkit.statdefs import help_lines
+
+    head = "statistics (csv and json columns; definitions: docs/stats.md):"
+    return EXAMPLES + "\n" + head + "\n" + "\n".join(help_lines()) + "\n"
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "stats",
@@ -84,7 +94,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             " On folders of tables and the database, --site keeps only that site's hands "
             "(on hand histories it says how to read them)."
         ),
-        epilog=EXAMPLES,
+        epilog=_epilog(),
         formatter_class=ExamplesFormatter,
     )
     add_source_options(p)
@@ -295,7 +305,7 @@ def _text(
     from histkit.money import money_parts
 
     keys = ["player", "money", *([by] if by else [])]
-    columns = (*(_SESSION_COLUMNS if by == "session" else ()), *_TEXT_COLUMNS)
+    columns = (*(_SESSION_COLUMNS if by == "session" else ()), *_text_columns())
     header = [k for k in keys] + [h for _, h, _, _ in columns]
     ordered = stats.sort_values(
         sort, ascending=sort == "player", kind="stable", key=lambda s: s.fillna(float("-inf"))
