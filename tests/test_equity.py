@@ -127,6 +127,33 @@ def test_exact_equity_equals_a_brute_force_count_with_two_cards_to_come() -> Non
         assert p.equity == pytest.approx(float(w), abs=1e-12)
 
 
+def test_many_players_with_one_card_each_are_counted_deal_by_deal_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Five players, one card each from eight unseen: the grid of every player's card
+    (8^5 cells) is five times the deals (6,720), so the deals are listed instead. Both
+    ways count the same deals: the brute force's figures, and the grid's to the bit."""
+    from histkit.equity import engine
+
+    holdings = [
+        H("Ac 2d | 3h 9s Kd 4c"),
+        H("As 3d | 4h 5s Kc 7d"),
+        H("Qh Qd | Qs Jc Jd 8h"),
+        H("Th Js | 9h 8d 7c 6s"),
+        H("2c 3c | 5c 6c Ks 9d"),
+    ]
+    keep = parse_cards("2h 5h 6h Ah Tc Td 8s 7s")
+    known = {c for h in holdings for c in h.known}
+    dead = tuple(c for c in DECK if c not in keep and c not in known)
+    want = brute_force("stud_hilo", holdings, dead)
+    listed = equity("stud_hilo", holdings, dead=dead, method="exact")
+    assert listed.samples == 8 * 7 * 6 * 5 * 4
+    for p, w in zip(listed.players, want, strict=True):
+        assert p.equity == pytest.approx(float(w), abs=1e-12)
+    monkeypatch.setattr(engine, "_grid_size", lambda d: 0)  # force the grid
+    assert equity("stud_hilo", holdings, dead=dead, method="exact") == listed
+
+
 def test_dead_cards_change_the_answer_and_are_never_dealt() -> None:
     """A four-heart flush draw against trip jacks, one card each to come: three hearts
     folded face up leave him fewer outs."""

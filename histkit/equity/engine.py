@@ -253,6 +253,17 @@ def _product_values(d: _Deal, budget: int = 1 << 18) -> Iterator[_Values]:
         yield highs, lows, ok
 
 
+def _grid_size(d: _Deal) -> int:
+    """Cells of `_product_values`' grid: the product of the players' set lists. Near the
+    deals' count for two or three players; for many players with one card each it is
+    many times more (seven players of ten unseen cards: 10^7 cells for 604,800 deals),
+    and listing the deals themselves is cheaper."""
+    n, cells = len(d.pool), 1
+    for k in d.own:
+        cells *= comb(n, k)
+    return cells
+
+
 class _Hands:
     """Every player's hand values (high, low) for each deal of a batch: looked up in a
     table of all the sets of unknown cards the player could get when there are fewer such
@@ -491,7 +502,7 @@ def pot_equities(
     rows = total if chosen is Method.EXACT else samples
     counts = [np.zeros(1 << (2 * len(p)), dtype=np.int64) for p in pot_list]
     values: Iterator[_Values]
-    if chosen is Method.EXACT and not d.shared:
+    if chosen is Method.EXACT and not d.shared and _grid_size(d) <= 2 * total:
         values = _product_values(d)
     else:
         hands = _Hands(d, rows)
