@@ -413,6 +413,30 @@ def test_batch_accepts_fewer_cards_like_the_scalar_path() -> None:
             assert razz[i] == razz_value(hand(row))
 
 
+def test_values_after_known_cards_are_those_of_the_whole_hands() -> None:
+    """Equity values a player's known cards with each set of cards to come: the same
+    values as the whole hands', the flushes too (some rows of seven cards have one)."""
+    from histkit.evaluate import batch
+
+    lowest_flush = high_value(parse_cards("2c 3c 4c 5c 7c"))
+    flushes = 0
+    for known_n in range(8):
+        idx = deal(400, 7, seed=200 + known_n)
+        idx[:, :known_n] = idx[0, :known_n]  # one player's known cards on every row
+        ok = np.array([len(set(r)) == 7 for r in idx.tolist()])
+        idx = idx[ok]
+        known = idx[0, :known_n].tolist()
+        rest = idx[:, known_n:]
+        for after, whole in (
+            (batch.high_values_after, high_values_batch),
+            (batch.low8_values_after, low8_values_batch),
+            (batch.razz_values_after, razz_values_batch),
+        ):
+            assert after(known, rest).tolist() == whole(idx).tolist()
+        flushes += int((batch.high_values_after(known, rest) >= lowest_flush).sum())
+    assert flushes > 0
+
+
 # --- the real corpus -----------------------------------------------------------------------
 
 _SHOW = re.compile(r"^(?P<who>.+?): shows \[(?P<cards>[^\]]*)\] \((?P<text>.*)\)\s*$")

@@ -178,26 +178,44 @@ def _levels(pots: tuple[Pot, ...], paid: dict[str, int]) -> list[int]:
 @dataclass(slots=True)
 class _Walk:
     """The hand played through the rules engine's `HandState`, event by event: after each
-    one, every player's contribution, who was all-in, the cards dealt (as far as the
-    record shows them then) and who was still in (seat order). `state` is as the last
+    one, every player's contribution (in `names` order), who was all-in and who still in
+    (bit masks over `names`), and the cards dealt (as far as the record shows them then;
+    an action deals none, so it shares the snapshot before it). `state` is as the last
     event left it."""
 
     state: HandState
-    paid: list[dict[str, int]]
-    all_in: list[set[str]]
+    names: tuple[str, ...]
+    paid: list[tuple[int, ...]]
+    all_in_masks: list[int]
+    live_masks: list[int]
     cards: list[dict[str, tuple[Card | None, ...]]]
-    live: list[list[str]]
+
+    def live(self, at: int) -> list[str]:
+        """Players still in after event `at`, seat order."""
+        mask = self.live_masks[at]
+        return [p for i, p in enumerate(self.names) if mask >> i & 1]
+
+    def all_in(self, at: int, player: str) -> bool:
+        """Whether `player` was all-in after event `at`."""
+        if player not in self.names:
+            return False
+        return bool(self.all_in_masks[at] >> self.names.index(player) & 1)
 
 
 def _walk(hand: Hand) -> _Walk:
     st = HandState.for_hand(hand)
-    w = _Walk(st, [], [], [], [])
+    w = _Walk(st, tuple(st.names), [], [], [], [])
+    paid, all_in, live, cards = w.paid, w.all_in_masks, w.live_masks, w.cards
+    slots = st.ledger.slots
+    now: dict[str, tuple[Card | None, ...]] = {}
     for e in hand.events:
-        st.apply(e)
-        w.paid.append(st.contributions)
-        w.all_in.append(set(st.all_in))
-        w.cards.append({p: tuple(cs) for p, cs in st.cards.items()})
-        w.live.append(st.live)
+        st.feed((e,))
+        paid.append(tuple(st.total_in))
+        all_in.append(st.allin_mask)
+        live.append(st.live_mask)
+        if type(e) is not Action:
+            now = {p: tuple(cs) for p, cs in zip(w.names, slots, strict=True) if cs is not None}
+        cards.append(now)
     return w
 
 
@@ -219,7 +237,7 @@ def _closings(hand: Hand, rp: Replay, w: _Walk) -> tuple[PotClosing, ...]:
         return ()
     final = dict(rp.contributions)
     levels = _levels(pots, final)
-    paid, all_in = w.paid, w.all_in
+    paid = w.paid
     last_decision = max(
         (
             i
@@ -237,11 +255,11 @@ def _closings(hand: Hand, rp: Replay, w: _Walk) -> tuple[PotClosing, ...]:
     for pot, level in zip(pots, levels, strict=True):
         # the chips in this pot after each event, and the event that completed it
         def inside(i: int, low: int = low, level: int = level) -> int:
-            return sum(min(c, level) - min(c, low) for c in paid[i].values())
+            return sum(min(c, level) - min(c, low) for c in paid[i] if c > low)
 
         full = inside(len(events) - 1)
         last = next(i for i in range(len(events)) if inside(i) >= full)
-        capped = any(p in all_in[-1] and final.get(p, 0) == level for p in pot.eligible)
+        capped = any(w.all_in(-1, p) and final.get(p, 0) == level for p in pot.eligible)
         if capped:
             e = events[last]
             street = e.street if type(e) is Action else Street.THIRD
@@ -250,7 +268,7 @@ def _closings(hand: Hand, rp: Replay, w: _Walk) -> tuple[PotClosing, ...]:
             at = last_decision
         e = events[at]
         street = e.street if type(e) is Action else Street.THIRD
-        players = tuple(p for p in w.live[at] if final.get(p, 0) >= level)
+        players = tuple(p for p in w.live(at) if final.get(p, 0) >= level)
         if not set(pot.eligible) <= set(players):
             raise NotValued("a pot's players were not in the hand when it was settled")
         out.append(PotClosing(pot.index, at, street, players, capped))
@@ -323,7 +341,7 @@ def _value(
     net = {p.index: p.net for p in rp.pots}
     valued: list[PotAtEquity] = []
     for n, at in enumerate(moments):
-        players = w.live[at]
+        players = w.live(at)
         index = {p: i for i, p in enumerate(players)}
         mine = [c for c in closings if c.valued and c.at == at and net[c.pot] > 0]
         if not mine:
@@ -389,7 +407,7 @@ def _value(
         AllInSeat(
             player=p,
             seat=seat_of[p],
-            all_in=p in w.all_in[last_at[p]],
+            all_in=w.all_in(last_at[p], p),
             street=street[p],
             at_stake=stake[p],
             equity=expect[p] / stake[p] if stake[p] else 0.0,

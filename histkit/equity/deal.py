@@ -16,6 +16,7 @@ hand values be looked up in a table of every set that player could get.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 from math import comb, factorial
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "combinations",
     "count_deals",
     "colex_rank",
+    "set_rank",
     "group_patterns",
     "exact_deals",
     "random_deals",
@@ -79,10 +81,33 @@ def colex_rank(sorted_positions: npt.NDArray[np.integer]) -> IntArray:
     return rank
 
 
+def set_rank(positions: npt.NDArray[np.integer]) -> IntArray:
+    """`colex_rank` of each row's set, its positions in any order: sorted first (two or
+    three columns by compare-and-swap, cheaper than `np.sort` along short rows)."""
+    a = np.asarray(positions, dtype=np.int64)
+    k = a.shape[1]
+    if k == 2:
+        lo, hi = np.minimum(a[:, 0], a[:, 1]), np.maximum(a[:, 0], a[:, 1])
+        return lo + hi * (hi - 1) // 2
+    if k == 3:
+        x, y, z = a[:, 0], a[:, 1], a[:, 2]
+        x, y = np.minimum(x, y), np.maximum(x, y)
+        y, z = np.minimum(y, z), np.maximum(y, z)
+        x, y = np.minimum(x, y), np.maximum(x, y)
+        return x + _BINOM[y, 2] + _BINOM[z, 3]
+    return colex_rank(np.sort(a, axis=1) if k > 1 else a)
+
+
 def group_patterns(sizes: Sequence[int]) -> SmallArray:
     """Every way to share K = sum(sizes) sorted cards among the groups: rows of K column
     indices, the first group's (ascending) first, then the second's, ...
-    (K! / prod(size!) rows)."""
+    (K! / prod(size!) rows). Read-only: made once per sizes (seven players with one card
+    to come each share 7! = 5,040 ways, which take a while to list)."""
+    return _group_patterns(tuple(sizes))
+
+
+@cache
+def _group_patterns(sizes: tuple[int, ...]) -> SmallArray:
     total = sum(sizes)
     patterns: list[list[int]] = [[]]
     left: list[tuple[int, ...]] = [tuple(range(total))]
@@ -94,7 +119,9 @@ def group_patterns(sizes: Sequence[int]) -> SmallArray:
                 new_patterns.append(pat + chosen)
                 new_left.append(tuple(r for i, r in enumerate(rest) if i not in set(pick)))
         patterns, left = new_patterns, new_left
-    return np.array(patterns, dtype=np.int16).reshape(len(patterns), total)
+    out = np.array(patterns, dtype=np.int16).reshape(len(patterns), total)
+    out.flags.writeable = False
+    return out
 
 
 def exact_deals(n: int, sizes: Sequence[int]) -> Iterator[SmallArray]:
@@ -121,14 +148,16 @@ def random_deals(n: int, sizes: Sequence[int], samples: int, seed: int) -> Itera
             # a partial Fisher-Yates shuffle, one column at a time: K passes over the rows
             # (measured 2-5x faster than sorting random keys for K <= 12 of 40 cards, for
             # 300 rows as for 65,536)
-            deck = np.tile(np.arange(n, dtype=np.int16), (rows, 1))
-            idx = np.arange(rows)
+            # over the decks laid end to end: flat indices are faster than (row, column)
+            deck = np.tile(np.arange(n, dtype=np.int16), rows)
+            base = np.arange(0, rows * n, n)
             for j in range(total):
                 pick = rng.integers(j, n, size=rows)
-                here = deck[idx, j].copy()
-                deck[idx, j] = deck[idx, pick]
-                deck[idx, pick] = here
-            yield deck[:, :total]
+                at, other = base + j, base + pick
+                here = deck[at]
+                deck[at] = deck[other]
+                deck[other] = here
+            yield deck.reshape(rows, n)[:, :total]
         else:
             # many cards: one sort of random keys per row beats K passes
             yield np.argsort(rng.random((rows, n)), axis=1)[:, :total].astype(np.int16)

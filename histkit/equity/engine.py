@@ -31,7 +31,7 @@ import numpy.typing as npt
 from histkit.cards import DECK, Card
 from histkit.equity import deal
 from histkit.equity.holding import EquityError, Holding, check_cards
-from histkit.evaluate import high_values_batch, low8_values_batch, razz_values_batch
+from histkit.evaluate import batch, high_values_batch, low8_values_batch, razz_values_batch
 from histkit.evaluate._tables import NO_LOW
 from histkit.model import Game
 from histkit.rules.games import GameSpec, HighLow, spec_for
@@ -199,14 +199,19 @@ def _evaluate(
     return high, low
 
 
-def _cards(
-    known: npt.NDArray[np.int8], pool: npt.NDArray[np.int8], positions: npt.NDArray[np.int16]
-) -> npt.NDArray[np.int8]:
-    """Rows of a player's known cards followed by the unseen cards at `positions`."""
-    cards = np.empty((len(positions), len(known) + positions.shape[1]), dtype=np.int8)
-    cards[:, : len(known)] = known
-    cards[:, len(known) :] = pool[positions]
-    return cards
+def _evaluate_after(
+    spec: GameSpec, known: Sequence[int], unknown: npt.NDArray[np.int8]
+) -> tuple[_IntArray | None, _IntArray | None]:
+    """`_evaluate` of a player's known cards (indices) with each row of `unknown`: the
+    known cards are walked once, not once per row."""
+    high = low = None
+    if spec.pots is not HighLow.LOW:
+        high = batch.high_values_after(known, unknown)
+    if low_qualifies(spec):
+        low = batch.low8_values_after(known, unknown)
+    elif spec.pots is not HighLow.HIGH:
+        low = batch.razz_values_after(known, unknown)
+    return high, low
 
 
 def _product_values(d: _Deal, budget: int = 1 << 18) -> Iterator[_Values]:
@@ -226,8 +231,7 @@ def _product_values(d: _Deal, budget: int = 1 << 18) -> Iterator[_Values]:
         else np.zeros(len(s), dtype=np.uint64)
         for s in sets
     ]
-    known = [np.array(k, dtype=np.int8) for k in d.known]
-    vals = [_evaluate(d.spec, _cards(known[i], d.pool, sets[i])) for i in range(m)]
+    vals = [_evaluate_after(d.spec, d.known[i], d.pool[sets[i]]) for i in range(m)]
     first = max(range(m), key=lambda i: len(sets[i]))  # the longest list is cut in parts
     rest = 1
     for i in range(m):
@@ -267,8 +271,7 @@ def _grid_size(d: _Deal) -> int:
 class _Hands:
     """Every player's hand values (high, low) for each deal of a batch: looked up in a
     table of all the sets of unknown cards the player could get when there are fewer such
-    sets than deals, else evaluated, all such players' hands in one evaluator call (the
-    calls cost more than the rows when batches are small, as in the simulator)."""
+    sets than deals, else evaluated from his known cards on (`_evaluate_after`)."""
 
     def __init__(self, d: _Deal, total_rows: int) -> None:
         self.spec = d.spec
@@ -276,7 +279,7 @@ class _Hands:
         self.m = len(d.own)
         n = len(d.pool)
         self.cols: list[list[int]] = []
-        self.known: list[npt.NDArray[np.int8]] = []
+        self.known: list[tuple[int, ...]] = []
         self.tables: dict[int, tuple[_IntArray | None, _IntArray | None]] = {}
         for i in range(self.m):
             start = sum(d.own[:i])
@@ -284,17 +287,14 @@ class _Hands:
             if d.shared:
                 cols.append(sum(d.own))  # the community card's column
             self.cols.append(cols)
-            self.known.append(np.array(d.known[i], dtype=np.int8))
+            self.known.append(d.known[i])
             # a table pays off only when it is much smaller than the rows it serves: a
             # lookup (a sort and a rank per row) costs about what evaluating the row does
             if not cols or comb(n, len(cols)) * 8 <= min(total_rows, 8 * _TABLE_MAX):
                 sets = deal.combinations(n, len(cols))
                 sets = sets[np.argsort(deal.colex_rank(sets))]  # row r: the set of rank r
-                self.tables[i] = _evaluate(self.spec, self._cards(i, sets))
+                self.tables[i] = _evaluate_after(self.spec, d.known[i], self.pool[sets])
         self.direct = [i for i in range(self.m) if i not in self.tables]
-
-    def _cards(self, i: int, positions: npt.NDArray[np.int16]) -> npt.NDArray[np.int8]:
-        return _cards(self.known[i], self.pool, positions)
 
     def values(self, deals: npt.NDArray[np.int16]) -> _Values:
         """Each player's high and low values for the deals (one array per player)."""
@@ -307,17 +307,13 @@ class _Hands:
             if not cols:
                 at: npt.NDArray[np.int64] = np.zeros(rows, dtype=np.int64)
             else:
-                mine = deals[:, cols]
-                at = deal.colex_rank(np.sort(mine, axis=1) if len(cols) > 1 else mine)
+                at = deal.set_rank(deals[:, cols])
             high[i] = None if h is None else h[at]
             low[i] = None if lo is None else lo[at]
-        if self.direct:
-            cards = np.concatenate([self._cards(i, deals[:, self.cols[i]]) for i in self.direct])
-            h_all, lo_all = _evaluate(spec, cards)
-            for j, i in enumerate(self.direct):
-                part = slice(j * rows, (j + 1) * rows)
-                high[i] = None if h_all is None else h_all[part]
-                low[i] = None if lo_all is None else lo_all[part]
+        for i in self.direct:
+            high[i], low[i] = _evaluate_after(
+                spec, self.known[i], self.pool[deals[:, self.cols[i]]]
+            )
         return (
             None if spec.pots is HighLow.LOW else high,
             None if spec.pots is HighLow.HIGH else low,
