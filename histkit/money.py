@@ -168,8 +168,10 @@ def parse_buy_in(
 
 #: The forms `stakes_match` takes, as `--by stakes` prints them (for messages).
 STAKES_FORMS = '"$0.04/$0.08 USD", "$0.04/$0.08", "0.04/0.08", a tournament level "100/200"'
-_STAKE_AMOUNT = r"(?:[A-Z]{0,2}[$\u20ac\u00a3])?\d[\d,]*(?:\.\d+)?(?: [A-Z]{3})?"
-_STAKES = re.compile(rf"{_STAKE_AMOUNT}/{_STAKE_AMOUNT}(?: [A-Z]{{3}})?", re.IGNORECASE)
+# a code is ISO's three letters, or "PLAY" (play money, `model.Hand.currency`)
+_CODE = r"(?:[A-Z]{3}|PLAY)"
+_STAKE_AMOUNT = rf"(?:[A-Z]{{0,2}}[$\u20ac\u00a3])?\d[\d,]*(?:\.\d+)?(?: {_CODE})?"
+_STAKES = re.compile(rf"{_STAKE_AMOUNT}/{_STAKE_AMOUNT}(?: {_CODE})?", re.IGNORECASE)
 
 
 def _stakes_text(wanted: str) -> str:
@@ -188,7 +190,7 @@ def stakes_match(labels: pd.Series, wanted: str) -> pd.Series:
     the label without its currency code ("$0.04/$0.08"), or, written with no currency at
     all, the same numbers ("0.04/0.08"); codes in any case."""
     text = _stakes_text(wanted)
-    without_code = labels.str.replace(r" [A-Z]{3}$", "", regex=True)
+    without_code = labels.str.replace(rf" {_CODE}$", "", regex=True)
     hit = labels.eq(text) | without_code.eq(text)
     if not any(c.isalpha() or not (c.isdigit() or c in "./,") for c in text):
         digits = text.replace(",", "")

@@ -31,7 +31,9 @@ while not os.path.exists(stop):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["stats", "--db", db, "--format", "json"])
     calls += 1
-    if code != 0:
+    if code == 2 and most == 0 and "holds no hands yet" in err.getvalue():
+        pass  # read before the first hand was imported: the answer for an empty database
+    elif code != 0:
         failures.append(err.getvalue()[-300:])
     else:
         rows = json.loads(out.getvalue())

@@ -173,7 +173,7 @@ def test_every_stakes_label_printed_is_a_stakes_filter(
     labels = {str(r["stakes"]) for r in found}
     assert not any("nan" in label for label in labels), labels
     assert "40.00/80.00" in labels and all(is_stakes(label) for label in labels)
-    for label in ("40.00/80.00", "€25.00/€50.00 EUR", "1,000/2,000"):
+    for label in ("40.00/80.00", "€25.00/€50.00 EUR", "1,000/2,000", "0.05 PLAY/0.10 PLAY"):
         kept = rows(capsys, where, "--stakes", label, "--no-audit")
         assert sum(int(r["hands"]) for r in kept) == sum(
             int(r["hands"]) for r in found if r["stakes"] == label

@@ -265,6 +265,31 @@ def _merged_pots(case: Case) -> bool:
     return False
 
 
+def _raise_from_bring_in(case: Case) -> bool:
+    """3rd street under a house that measures the raise after a short completion from the
+    bring-in (Kings Club, `RuleProfile.short_completion_raise_from_bring_in`): the bring-in
+    is more than half the small bet, a completion adds less than half a bet to it, and the
+    next raise is a full bet above the bring-in; PokerKit wants a full bet above the
+    completion."""
+    from histkit.rules.sites import site_record
+
+    hand, e = case.phh_hand, case.event
+    if not isinstance(e, Action) or e.street != 3 or e.kind not in _WAGERS:
+        return False
+    if not site_record(
+        case.hand.site, case.hand.dialect
+    ).profile.short_completion_raise_from_bring_in:
+        return False
+    before = _street_actions(hand, e)
+    bring = [a.amount for a in before if a.kind is ActionKind.BRING_IN]
+    wagers = [a for a in before if a.kind in _WAGERS]
+    if not bring or len(wagers) != 1 or wagers[0].kind is not ActionKind.COMPLETE:
+        return False
+    to = e.to_amount if e.to_amount is not None else hand.small_bet + e.amount
+    short = 2 * (hand.small_bet - bring[0]) < hand.small_bet
+    return short and to == bring[0] + hand.small_bet and "below the minimum" in (case.reason or "")
+
+
 def _short_all_in_counts_to_cap(case: Case) -> bool:
     """A short all-in raise, then raises up to the cap: the site counts only full raises
     toward its cap (bet and three raises), PokerKit counts the short one too."""
@@ -306,6 +331,11 @@ KNOWN: tuple[Known, ...] = (
         "no_limit_reopening_rule",
         "PokerKit's no-limit full-raise rule instead of the limit half-bet rule",
         _reopened_by_half_bet,
+    ),
+    Known(
+        "raise_from_bring_in",
+        "a house that measures the raise after a short completion from the bring-in",
+        _raise_from_bring_in,
     ),
     Known(
         "short_all_in_counts_to_cap",

@@ -35,6 +35,7 @@ def _hand(
     bring_in: int = 2,
     small: int = 4,
     big: int = 8,
+    site: str = "pokerstars",
 ) -> Hand:
     """A PHH hand of the players in `cards` (p1, p2, ... in that order; each one's seven
     cards in the order dealt). In `plan`, "D" deals the next street to everyone not folded
@@ -65,7 +66,7 @@ def _hand(
         f'variant = "{variant}"\nantes = {[antes] * len(names)}\nbring_in = {bring_in}\n'
         f"small_bet = {small}\nbig_bet = {big}\nstarting_stacks = {stacks}\n"
         f'actions = [{quoted}]\nplayers = [{players}]\nhand = "built"\n'
-        '_site = "pokerstars"\n_unit = "chip"\n'
+        f'_site = "{site}"\n_unit = "chip"\n'
     )
     (first,) = read_phh(text.split("\n"), "built.phh")
     assert isinstance(first, Hand), first
@@ -152,6 +153,16 @@ _FOUR = {
     "B": "Ah Ad 9d 5s 5h 7d 2h",
     "C": "Jh Js 8h 6h 3s 4s 2s",
 }
+
+
+def test_raise_from_bring_in() -> None:
+    # Kings Club: A brings in for 7 of a 10 small bet, B completes to 10 (adding 3, less
+    # than half a bet) and C raises to 17, a full bet above the bring-in (the house's
+    # rule); PokerKit wants 20. Under PokerStars' rules C raises to 20: they agree.
+    for to, site, kind in ((17, "kingsclub", "raise_from_bring_in"), (20, "pokerstars", AGREE)):
+        plan = ["D", "p1 pb", "p2 cbr 10", f"p3 cbr {to}", "p1 f", "p2 f"]
+        hand = _hand("F7S", _THREE, [100] * 3, plan, bring_in=7, small=10, big=20, site=site)
+        _check(hand, kind)
 
 
 def test_no_limit_reopening_rule() -> None:
