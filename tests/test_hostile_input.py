@@ -6,9 +6,12 @@ clean error, and the rest of the run goes on."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import tarfile
+import tracemalloc
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -226,3 +229,150 @@ def test_text_between_children_is_not_kept() -> None:
         ("a", "one"),
         ("b", "th\nree"),
     ]
+
+
+# -------------------------------------------- item 1: bounded memory on compressed input
+
+
+def _peak_while(read: Callable[[], object]) -> tuple[object, int]:
+    """What `read` returns and the peak of the memory Python allocated meanwhile."""
+    tracemalloc.start()
+    try:
+        got = read()
+        return got, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _with_long_line(target: Path, at: int, extra: bytes) -> tuple[list[bytes], int]:
+    """Three razz hands, `extra` added to the end of line `at` (0-based) of the second:
+    the hands, and the file line that is long."""
+    hands = _razz_hands(3)
+    lines = hands[1].split(b"\n")
+    lines[at] += extra
+    hands[1] = b"\n".join(lines)
+    target.write_bytes(b"\n\n".join(hands))
+    return hands, hands[0].count(b"\n") + 3 + at
+
+
+@pytest.mark.parametrize("at", [0, 3])  # the header line, a seat line
+def test_a_line_of_megabytes_rejects_its_hand_by_its_id(at: int, tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    hands, line = _with_long_line(path, at, b"x" * (3 << 20))
+    got, issues = _read(path)
+    ids = [h.split(b"#")[1].split(b":")[0].decode() for h in hands]
+    assert [h.hand_id for h in got] == [ids[0], ids[2]]
+    assert [(i.hand_id, i.kind, i.line) for i in issues] == [(ids[1], "rejected", line)]
+    assert "a line longer than 1,048,576 bytes" in issues[0].reason
+
+
+def test_a_long_line_reads_the_same_in_byte_ranges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--jobs cuts a file into byte ranges before the long line; the results are those of
+    one pass (small reads, so a line is long at 8 KB and there are ranges to cut)."""
+    from histkit.reader import iter_chunks, parse_chunk
+    from histkit.reading import decode
+
+    monkeypatch.setattr(decode, "_READ_CHUNK", 1 << 13)
+    monkeypatch.setattr(decode, "MAX_LINE", 1 << 13)
+    text = RAZZ.read_bytes().split(b"\n")
+    text[2000] += b"y" * 30_000  # a seat or action line about a tenth into the file
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"\n".join(text))
+    whole = list(iter_hands([path]))
+    issues = [i for i in whole if isinstance(i, ParseIssue)]
+    assert len(issues) == 1 and "a line longer than 8,192 bytes" in issues[0].reason
+    assert issues[0].line == 2001 and issues[0].hand_id is not None
+    chunks = list(iter_chunks([path], span_bytes=1 << 12))
+    assert len(chunks) > 2 and all(c.span is not None for c in chunks)
+    assert [x for c in chunks for x in parse_chunk(c)] == whole
+
+
+def test_a_gz_of_one_endless_line_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    """A small .gz of one letter repeated, no line end: the line grew without bound (1 GB
+    reached 3.3 GB). Now it is one damaged line (a file of no known site), and the file
+    beside it is read."""
+    path = tmp_path / "a-endless.txt.gz"
+    with gzip.open(path, "wb", compresslevel=1) as f:
+        for _ in range(64):
+            f.write(b"a" * (1 << 20))
+    (tmp_path / "b-razz.txt").write_bytes(b"\n\n".join(_razz_hands(2)))
+    (got, issues), peak = _peak_while(lambda: _read(tmp_path))  # type: ignore[misc]
+    assert len(got) == 2  # not a hand history: one issue, its first line said (cut short)
+    assert [(i.source_file, i.kind) for i in issues] == [(str(path), "unknown")]
+    assert peak < 16 << 20, peak
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_zip_member_of_zeros_is_refused_without_reading_it_whole(
+    compressed: bool, tmp_path: Path
+) -> None:
+    """A zip member expanding to a run of zeros was read whole into memory (1 GB reached
+    2.2 GB RSS) before being judged binary; now it is judged from its first bytes, as a
+    plain .gz is, and the member after it is read."""
+    path = tmp_path / "bomb.zip"
+    zeros = b"\x00" * (64 << 20)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(
+            "a.txt.gz" if compressed else "a.txt", gzip.compress(zeros, 1) if compressed else zeros
+        )
+        z.writestr("b.txt", b"\n\n".join(_razz_hands(2)))
+    del zeros
+    (got, issues), peak = _peak_while(lambda: _read(path))  # type: ignore[misc]
+    name = "a.txt.gz" if compressed else "a.txt"
+    assert len(got) == 2 and [(i.source_file, i.kind) for i in issues] == [
+        (f"{path}/{name}", "unreadable")
+    ]
+    assert "binary data" in issues[0].reason
+    assert peak < 16 << 20, peak
+
+
+def test_a_utf16_file_of_one_endless_line_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "endless16.txt"
+    with path.open("wb") as f:
+        f.write(b"\xff\xfe")
+        for _ in range(12):
+            f.write("b".encode("utf-16-le") * (1 << 19))
+        f.write(
+            "\n".encode("utf-16-le") + b"\n\n".join(_razz_hands(2)).decode().encode("utf-16-le")
+        )
+    (got, issues), peak = _peak_while(lambda: _read(path))  # type: ignore[misc]
+    assert len(got) == 2 and [(i.line, i.kind) for i in issues] == [(1, "rejected")]
+    assert "a line longer than 1,048,576 bytes" in issues[0].reason
+    assert peak < 24 << 20, peak
+
+
+@pytest.mark.parametrize("end", [b"\r", b"\r\n"])
+def test_old_mac_line_ends_are_line_ends_for_the_cap(
+    end: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of CR line ends (or CRLF) has no LF, or one every line: its lines are short,
+    whatever the file's size (small reads: a line is long at 8 KB, the file is 160 KB)."""
+    from histkit.reading import decode
+
+    monkeypatch.setattr(decode, "_READ_CHUNK", 1 << 13)
+    monkeypatch.setattr(decode, "MAX_LINE", 1 << 13)
+    path = tmp_path / "mac.txt"
+    path.write_bytes(RAZZ.read_bytes().replace(b"\n", end))
+    assert path.stat().st_size > 20 * (1 << 13)
+    got, issues = _read(path)
+    plain, _ = _read(RAZZ)
+    assert issues == [] and [h.hand_id for h in got] == [h.hand_id for h in plain]
+
+
+@pytest.mark.parametrize("after", [b"", b"x\n", b"\n"])
+def test_an_endless_run_of_crs_is_read_in_bounded_memory(after: bytes, tmp_path: Path) -> None:
+    """CRs may end lines (old Mac files) or, in a run before an LF, one line end: a run of
+    megabytes of them was kept whole while its end was looked for. Now a line with such a
+    run is damaged like any long line, and the hands after it are read."""
+    path = tmp_path / "a-crs.txt.gz"
+    with gzip.open(path, "wb", compresslevel=1) as f:
+        f.write(b"start")
+        for _ in range(32):
+            f.write(b"\r" * (1 << 20))
+        f.write(after)
+    (tmp_path / "b-razz.txt").write_bytes(b"\n\n".join(_razz_hands(2)))
+    (got, issues), peak = _peak_while(lambda: _read(tmp_path))  # type: ignore[misc]
+    assert len(got) == 2 and [(i.source_file, i.kind) for i in issues] == [(str(path), "unknown")]
+    assert peak < 16 << 20, peak

@@ -23,13 +23,16 @@ from typing import BinaryIO
 
 __all__ = [
     "FALLBACK_ENCODING",
+    "MAX_LINE",
     "Damage",
+    "LongLine",
     "DamagedLine",
     "UnreadableFile",
     "binary_file",
     "decode_bytes",
     "decode_lines",
     "line_pieces",
+    "long_line",
     "plain_lines",
     "decodes",
     "text_pieces",
@@ -61,6 +64,8 @@ class Damage:
 
     @property
     def reason(self) -> str:
+        if self.what.startswith(_LONG):
+            return f"{self.what} at line {self.line}: read no further than column {self.column - 1}"
         return (
             f"binary data in a line of text: {self.what} at line {self.line}, column {self.column}"
         )
@@ -98,6 +103,13 @@ _BINARY_RUN = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]{%d}" % _RUN)
 # a line longer than this with control bytes in it is binary data too: memory stays
 # bounded while looking for its end (fixed, not `_READ_CHUNK`: reads never change results)
 _MAX_DAMAGED = 1 << 20
+
+#: the longest line read (real ones are under 2 KB): a longer one is damaged, and its hand
+#: rejected; at least `_READ_CHUNK`, so that a line inside one read is never too long
+MAX_LINE = 1 << 20
+_KEPT = 1 << 12  # bytes kept of a longer line, to name its hand
+_LONG = "a line longer than "  # (its damage: `_long_what`)
+assert _READ_CHUNK <= MAX_LINE
 
 _HEAD = 4096  # the first bytes of a file, which say whether it is text at all
 # signatures of the binary files most likely to be given a .txt name or dropped in a folder
@@ -140,17 +152,87 @@ def _binary_stretch(no: int) -> UnreadableFile:
     return UnreadableFile(f"binary data, not a text hand history (line {no})", no)
 
 
+class LongLine(bytes):
+    """The first `_KEPT` bytes of a line longer than `MAX_LINE` (without its line end; the
+    rest of the line was dropped unread); `lf`: 1 when an LF ended it."""
+
+    lf: int
+
+    def __new__(cls, data: bytes | bytearray, lf: int) -> LongLine:
+        line = super().__new__(cls, data)
+        line.lf = lf
+        return line
+
+
+def _last_end(data: bytes) -> int:
+    """Where the last line in `data` that surely ended ends: after its last LF, or after a
+    run of CRs followed by a byte that is not a line end (a run at the end may yet be
+    followed by an LF: CRs before an LF are one line end, as `decode_lines` reads them);
+    0: none."""
+    lf = data.rfind(b"\n")
+    body = len(data.rstrip(b"\r"))  # (the last CR before it is followed by another byte)
+    return max(lf, data.rfind(b"\r", lf + 1, body)) + 1
+
+
+def _end_after(data: bytes, at: int) -> int | None:
+    """The index after the line end at `at`: an LF, CRs and an LF, or a lone CR (the CRs
+    after it are blank lines); None when a run of CRs reaches the end of `data`."""
+    if data[at] == 10:
+        return at + 1
+    run = len(data) - len(data[at:].lstrip(b"\r"))
+    if run == len(data):
+        return None
+    return run + 1 if data[run] == 10 else at + 1
+
+
+_LINE_END = re.compile(rb"[\r\n]")
+
+
 def line_pieces(f: BinaryIO, before: int = 0) -> Iterator[bytes]:
-    """f's bytes, from where it stands, in pieces of whole lines of about `_READ_CHUNK`; only
-    the last piece may lack its line end. A stretch with no line end that is binary data (a
-    run of control bytes, or control bytes in more than `_MAX_DAMAGED` bytes) raises
-    `UnreadableFile` at its line (`before`: the file lines before f's first), as
-    `decode_lines` would there, so a binary stretch is never held in memory whole."""
+    """f's bytes, from where it stands, in pieces of whole lines of about `_READ_CHUNK`
+    (ending with an LF, or with CRs followed by another line); only the last piece may
+    lack its line end. A stretch with no line end that is binary data (a run of control
+    bytes, or control bytes in more than `_MAX_DAMAGED` bytes) raises `UnreadableFile` at
+    its line (`before`: the file lines before f's first), as `decode_lines` would there,
+    so a binary stretch is never held in memory whole. A line (up to an LF, CRs and an LF,
+    or a CR) of more than `MAX_LINE` bytes comes as a `LongLine` of its first bytes, the
+    rest dropped as it is read: memory stays bounded whatever the file (a compressed one
+    may expand to gigabytes with no line end)."""
     no = before
     rest = bytearray()  # the start of a line whose end is in a later read
     rest_binary = False  # it holds control bytes
+    long: bytes | None = None  # the start of a line past MAX_LINE, while its rest is dropped
+    crs = 0  # the long line ended in this many CRs at the end of the last read (LF next?)
     while data := f.read(_READ_CHUNK):
-        cut = data.rfind(b"\n") + 1
+        if long is not None:
+            after: int | None
+            if crs:
+                more = len(data) - len(data.lstrip(b"\r"))
+                if more == len(data):
+                    crs += more
+                    continue
+                if data[more] == 10:
+                    after = more + 1
+                else:  # the first CR ended it, the others are blank lines (a million at most)
+                    data, after = b"\r" * min(crs - 1, MAX_LINE) + data, 0
+            else:
+                m = _LINE_END.search(data)
+                at = m.start() if m is not None else len(data)
+                if _has_binary(data[:at]):
+                    raise _binary_stretch(no + 1)
+                after = _end_after(data, at) if m is not None else None
+                if after is None:
+                    crs = len(data) - at if m is not None else 0
+                    continue
+            lf = 1 if data[after - 1 : after] == b"\n" else 0
+            no += lf
+            yield LongLine(long, lf)
+            long, crs, data = None, 0, data[after:]
+            if not data:
+                continue
+        if rest.endswith(b"\r"):  # CRs at the end of the last read: read on from them
+            data, rest = bytes(rest) + data, bytearray()
+        cut = _last_end(data)
         if not cut:  # no line end yet: a very long line (or binary data)
             if _has_binary(data):
                 rest_binary = True
@@ -158,15 +240,56 @@ def line_pieces(f: BinaryIO, before: int = 0) -> Iterator[bytes]:
                     raise _binary_stretch(no + 1)
             if rest_binary and len(rest) + len(data) > _MAX_DAMAGED:
                 raise _binary_stretch(no + 1)
+            body = data.rstrip(b"\r")  # (CRs only at the end: the line may end there)
+            if len(rest) + len(body) > MAX_LINE or len(rest) + len(data) > 2 * MAX_LINE:
+                long, crs = bytes((rest + body)[:_KEPT]), len(data) - len(body)
+                rest, rest_binary = bytearray(), False
+                continue
             rest += data
             continue
+        first = _LINE_END.search(data)
+        assert first is not None  # there is a line end: `cut`
+        if rest and len(rest) + first.start() > MAX_LINE:  # (a line inside one read is not)
+            if rest_binary or _has_binary(data[: first.start()]):
+                raise _binary_stretch(no + 1)
+            after = _end_after(data, first.start())
+            assert after is not None and after <= cut  # (a later line end: `cut`)
+            lf = 1 if data[after - 1] == 10 else 0
+            no += lf
+            yield LongLine((bytes(rest[:_KEPT]) + data[: first.start()])[:_KEPT], lf)
+            rest, data, cut = bytearray(), data[after:], cut - after
+            if not cut:
+                rest = bytearray(data)
+                rest_binary = _has_binary(rest)
+                continue
         piece = bytes(rest) + data[:cut] if rest else data[:cut]
         rest = bytearray(data[cut:])
         rest_binary = _has_binary(rest)
         no += piece.count(b"\n")
         yield piece
-    if rest:
+    if long is not None:
+        yield LongLine(long, 0)
+    elif rest.endswith(b"\r"):  # the file ends with CRs: its last line end
+        yield bytes(rest) + b"\n"
+    elif rest:
         yield bytes(rest)
+
+
+def long_line(piece: LongLine, fallback: str = FALLBACK_ENCODING) -> DamagedLine:
+    """The damaged line a `LongLine` is read as: its first bytes, decoded (a character cut
+    at their end left out)."""
+    try:
+        text = piece.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start >= len(piece) - 3:
+            text = piece[: e.start].decode("utf-8", errors="replace")
+        else:
+            text = piece.decode(fallback, errors="replace")
+    return DamagedLine(text if text.strip() else "\ufffd", MAX_LINE + 1, _long_what())
+
+
+def _long_what() -> str:
+    return f"{_LONG}{MAX_LINE:,} bytes"
 
 
 def plain_lines(data: bytes) -> bool:
@@ -230,17 +353,27 @@ def utf16_lines(f: BinaryIO) -> Iterator[str]:
     little = f.read(2) == b"\xff\xfe"
     codec, lf = ("utf-16-le", b"\n\x00") if little else ("utf-16-be", b"\x00\n")
     rest = b""
+    long = False  # the rest of a line past MAX_LINE characters is being dropped
     while True:
         data = f.read(_READ_CHUNK)
         if not data:
-            if len(rest) > 1:
+            if len(rest) > 1 and not long:
                 yield from _utf16_line(rest, codec)
             return
+        if long:
+            end = data.find(lf)
+            if end < 0:
+                continue
+            data, long = data[end + 2 :], False
         rest += data
         cut = rest.rfind(
             lf
         )  # taken as found even at an odd offset: a damaged line, not a character
         if cut < 0:
+            if len(rest) > 2 * MAX_LINE:  # no line end in 2 MB: read no further in it
+                text = rest[: 2 * _KEPT].decode(codec, errors="replace")
+                yield DamagedLine(_CONTROL.sub("", text) or "\ufffd", MAX_LINE + 1, _long_what())
+                rest, long = b"", True
             continue  # no complete line yet
         pieces = rest[:cut].split(lf)
         rest = rest[cut + 2 :]
@@ -302,6 +435,14 @@ def text_pieces(
         return
     no = before
     for piece in line_pieces(f, before):
+        if isinstance(piece, LongLine):
+            yield iter((long_line(piece, fallback),))
+            no += piece.lf
+            continue
+        if piece.endswith(b"\r"):  # cut after CRs followed by a line: read up to them
+            yield _cr_lines(piece, no, fallback)
+            no += piece.count(b"\n")
+            continue
         if not piece.endswith(b"\n"):  # the file's last line, without its line end
             yield decode_lines(piece, no, fallback)
             return
@@ -322,6 +463,17 @@ def text_pieces(
         else:
             yield decode_lines(piece, no, fallback)
             no += piece.count(b"\n")
+
+
+def _cr_lines(piece: bytes, before: int, fallback: str) -> Iterator[str]:
+    """The lines of a piece that ends with CRs another line follows: each CR ends one
+    (`decode_lines` would take CRs at a piece's end as one line end, as before an LF)."""
+    lines = decode_lines(piece + b"_", before, fallback)
+    last = next(lines)
+    for line in lines:
+        yield last
+        last = line
+    # `last` is the "_" after the CRs
 
 
 _PAD = 2  # NUL bytes a line may start or end with and still be text
