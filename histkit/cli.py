@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from histkit import __version__, _native
 from histkit.commands import _options
+from histkit.textsafe import terminal_text
 
 __all__ = ["main"]
 
@@ -75,7 +76,10 @@ class OneLineParser(argparse.ArgumentParser):
     not argparse's usage block: the same form as every other usage error."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(
+            EXIT_USAGE,
+            terminal_text(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n",
+        )
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -108,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UsageError as e:
-        print(f"histkit {args.command}: error: {e}", file=sys.stderr)
+        print(terminal_text(f"histkit {args.command}: error: {e}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -8,7 +8,12 @@ characters long. Each output has one rule, kept here so every writer applies the
   gets a leading apostrophe and is quoted, as OWASP recommends for CSV injection. A cell
   that already begins with an apostrophe gets one more, so removing one leading apostrophe
   (`csv_value`) always gives the text back. Numbers are never touched: -120 stays a number.
-- text tables: names are clipped to a width, ending in "…" (`clip`).
+- text meant for a terminal (every text output: tables, summaries, messages, the watch
+  status): each control character (C0, DEL, C1, line and paragraph separators) is shown
+  as an escape (`\\x1b`, `\\n`, `\\r`, `\\t`; `terminal_text`), so a name holding an
+  ESC sequence cannot clear the screen and one holding CR or LF (XML's `&#13;`, `&#10;`)
+  cannot forge a row; every writer prints its lines through `terminal_lines`. Names are
+  also clipped to a width, ending in "…" (`clip`).
 - HTML: text is escaped and, when it could reorder what surrounds it, isolated in a
   `<bdi>` (`html_text`, `bidi`, `html_with_names`).
 
@@ -35,6 +40,8 @@ __all__ = [
     "CsvWriter",
     "frame_csv",
     "clip",
+    "terminal_text",
+    "terminal_lines",
     "needs_isolation",
     "bidi",
     "html_text",
@@ -114,9 +121,39 @@ def frame_csv(df: pd.DataFrame, dialect: type[csv.Dialect] | csv.Dialect = csv.e
 # --------------------------------------------------------------------------- text
 
 
+# C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    named = _NAMED.get(c)
+    if named is not None:
+        return named
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def terminal_text(text: str) -> str:
+    """`text` for a terminal: each control character written as an escape (`\\x1b`,
+    `\\n`, ...), so that the text stays on its line and cannot command the terminal.
+    Text without one is returned as it is (the usual case costs one search)."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(_escape, text)
+
+
+def terminal_lines(lines: Iterable[str]) -> str:
+    """`lines` (each one line, without its line end) as text for a terminal or a text
+    file: each through `terminal_text`, each ended by a line end. The one way every text output
+    is written, so a line end inside a line's text is escaped, never a new row."""
+    return "".join(terminal_text(line) + "\n" for line in lines)
+
+
 def clip(text: str, width: int = NAME_WIDTH) -> str:
-    """`text` cut to `width` characters, the last one "…" when anything was cut, so a
-    very long name cannot widen a text table without bound."""
+    """`text` (through `terminal_text`) cut to `width` characters, the last one "…" when anything
+    was cut, so a very long name cannot widen a text table without bound."""
+    text = terminal_text(text)
     if len(text) <= width:
         return text
     return text[: max(width - 1, 0)] + "…"

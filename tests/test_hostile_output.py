@@ -89,3 +89,108 @@ def test_long_table_names_partition_and_read_back_exactly(
     assert main([*argv[:5], str(again), *argv[6:], "-q"]) == 0
     assert {p.name for p in (again / "hands").glob("site=*/table=*")} == folders
     assert os.path.isfile(again / "_histkit.json")
+
+
+# ------------------------------------------------------- item 7: control characters
+
+#: every control character but the line end: none may reach a terminal from a name
+_RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+#: a player name as XML writes it (ESC is no XML character: it comes in a file's name)
+_XML_NAME = "H&#13;&#10;#1 FORGED&#9;&#x85;"
+_SHOWN_NAME = "H\\r\\n#1 FORGED\\t\\x85"  # short enough not to be clipped
+#: a file name that would clear the screen and forge a row of the report
+_FILE_NAME = "evil\x1b[2J\r\nRejected fake.txt"
+
+
+def test_terminal_text_escapes_every_control_character_and_nothing_else() -> None:
+    from histkit.textsafe import clip, terminal_lines, terminal_text
+
+    assert terminal_text("a\x1b[2Jb\r\n\tc\x00\x7f\x85\u2028") == (
+        "a\\x1b[2Jb\\r\\n\\tc\\x00\\x7f\\x85\\u2028"
+    )
+    for plain in ("Jürgen", "中文桌子", "Bellatrix III", "\u202eevil", "a\\nb", ""):
+        assert terminal_text(plain) is plain  # printable text is left as it is
+    assert terminal_lines(["one\ntwo", "three"]) == "one\\ntwo\nthree\n"
+    assert clip("x\x1b" * 20, 10) == "x\\x1bx\\x1…"  # escaped, then cut
+
+
+def _hostile_inputs(folder: Path) -> tuple[Path, Path]:
+    """A folder holding an iPoker file of faulty hands whose hero's name holds CR, LF,
+    TAB and NEL, and a PokerStars file, with a hand the parser rejects, whose file name
+    holds an ESC sequence and CR LF."""
+    folder.mkdir()
+    xml = folder / "faults.xml"
+    args = ["simulate", "--site", "ipoker", "--hands", "60", "--players", "4", "--seed", "3"]
+    assert main([*args, "--faults", "0.3", "-q", "-o", str(xml)]) == 0
+    xml.write_text(xml.read_text(encoding="utf-8").replace("Hero", _XML_NAME), encoding="utf-8")
+    for extra in folder.glob("faults.truth.jsonl"):
+        extra.unlink()
+    plain = folder.parent / "plain.txt"
+    assert (
+        main(["simulate", "--hands", "4", "--players", "3", "--seed", "2", "-q", "-o", str(plain)])
+        == 0
+    )
+    text = plain.read_text(encoding="utf-8").replace("*** 3rd STREET ***", "*** 3rd STREAT ***", 1)
+    (folder / _FILE_NAME).write_text(text, encoding="utf-8")
+    return xml, folder / _FILE_NAME
+
+
+def _clean(out: str) -> str:
+    assert not _RAW.search(out), _RAW.findall(out)
+    return out
+
+
+def test_no_control_character_reaches_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "in"
+    xml, evil = _hostile_inputs(folder)
+    capsys.readouterr()
+
+    assert main(["audit", str(folder), "-j", "1", "-q"]) == 1
+    out = _clean(capsys.readouterr().out)
+    assert _SHOWN_NAME in out and "evil\\x1b[2J\\r\\nRejected fake.txt:9" in out
+    assert not any(line.startswith("Rejected fake") for line in out.splitlines())  # no forged row
+    as_json = ["--format", "json", "-o", str(tmp_path / "a.json")]
+    assert main(["audit", str(folder), "-j", "1", "-q", *as_json]) == 1
+    _clean(capsys.readouterr().err)
+
+    assert main(["stats", str(xml), "-j", "1", "-q"]) == 0
+    out = _clean(capsys.readouterr().out)
+    assert sum(_SHOWN_NAME in line for line in out.splitlines()) == 1  # the name's one row
+    assert main(["stats", str(xml), "-j", "1", "-q", "--player", "H\r\n#1 FORGED\t\x85"]) == 0
+    _clean(capsys.readouterr().out)
+
+    assert main(["parse", str(folder), "-j", "1", "-q", "-o", str(tmp_path / "t")]) == 0
+    assert main(["parse", str(folder), "-j", "1", "-o", str(tmp_path / "t")]) == 0
+    out = _clean(capsys.readouterr().out)
+    assert "evil\\x1b[2J\\r\\nRejected fake.txt" in out
+
+    db = str(tmp_path / "h.duckdb")
+    assert main(["import", str(folder), "--db", db, "-j", "1"]) == 0
+    assert "evil\\x1b[2J" in _clean(capsys.readouterr().out)
+    assert main(["db", "--db", db]) == 0
+    assert "evil\\x1b[2J" in _clean(capsys.readouterr().out)
+    assert main(["stats", "--db", db, "-q"]) == 0
+    assert _SHOWN_NAME in _clean(capsys.readouterr().out)
+
+    # a usage error naming a path, and the watch's status line naming the last file
+    assert main(["audit", str(tmp_path / "no\x1b[2Jsuch")]) == 2
+    err = capsys.readouterr().err
+    assert "no\\x1b[2Jsuch" in err and err.count("\n") == 1 and not _RAW.search(err)
+
+    import io
+
+    from histkit.db.watch import Watcher
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Tty()
+    watcher = Watcher([folder], db=str(tmp_path / "w.duckdb"), out=screen)
+    watcher.run(polls=1)
+    watcher.close()
+    shown = screen.getvalue()
+    assert "evil\\x1b[2J" in shown or "faults.xml" in shown
+    assert _RAW.sub("", shown.replace("\r\x1b[K", "")) == shown.replace("\r\x1b[K", "")

@@ -32,7 +32,7 @@ from histkit.commands._options import (
     progress_bar,
     source_from,
 )
-from histkit.textsafe import CsvWriter
+from histkit.textsafe import CsvWriter, terminal_lines, terminal_text
 
 if TYPE_CHECKING:
     from histkit.audit import AuditReport
@@ -226,7 +226,7 @@ def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: A
         except OSError as e:
             raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
         if args.format != "text":
-            print(_verdict(report, profile_name), file=sys.stderr)
+            print(terminal_text(_verdict(report, profile_name)), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_FOUND if (report.errors or report.rejected) else EXIT_OK
@@ -362,4 +362,4 @@ def _text(
             out.append(f"Hand #{hand_id} ({where}) checked in part: not {'; not '.join(what)}.")
     out.append(report.checked_text())
     out.append(_verdict(report, profile))
-    return "\n".join(out) + "\n"
+    return terminal_lines(out)

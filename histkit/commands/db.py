@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from histkit.commands._options import (
     EXIT_OK,
@@ -76,5 +77,5 @@ def _run(args: argparse.Namespace) -> int:
             d = describe(con, file)
     except (DatabaseError, DatabaseBusy, FileNotFoundError) as e:
         raise UsageError(str(e)) from None
-    print(json.dumps(d, indent=2) if args.format == "json" else text(d))
+    sys.stdout.write(json.dumps(d, indent=2) + "\n" if args.format == "json" else text(d))
     return EXIT_OK

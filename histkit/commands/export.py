@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from histkit.commands._options import (
     plural,
     progress_bar,
 )
+from histkit.textsafe import terminal_lines
 
 if TYPE_CHECKING:
     from histkit.model import Hand
@@ -94,7 +96,7 @@ def _run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write to {args.output}: {e.strerror or e}") from None
     bad = [i for i in report.issues if i.kind in ("rejected", "unreadable", "unknown")]
     if not args.quiet:
-        print(_summary(report, args.output.rstrip("/\\") or args.output, reading))
+        sys.stdout.write(_summary(report, args.output.rstrip("/\\") or args.output, reading))
     return EXIT_FOUND if (args.strict and bad) else EXIT_OK
 
 
@@ -166,4 +168,4 @@ def _summary(report: object, out: str, reading: _Reading) -> str:
             lines.append(f"  {where}:{hand} {i.reason}")
         if len(listed) > _SHOWN:
             lines.append(f"  ... and {len(listed) - _SHOWN:,} more")
-    return "\n".join(lines)
+    return terminal_lines(lines)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from histkit.commands._options import (
@@ -24,6 +25,7 @@ from histkit.commands._options import (
     progress_bar,
 )
 from histkit.commands.db import add_audit_options, add_db_option
+from histkit.textsafe import terminal_lines
 
 if TYPE_CHECKING:
     from histkit.db import ImportReport
@@ -99,12 +101,12 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise UsageError(f"cannot write the database: {e.strerror or e}") from None
     if not args.quiet:
-        print(summary(report))
+        sys.stdout.write(summary(report))
     return EXIT_FOUND if report.conflicts else EXIT_OK
 
 
 def summary(r: ImportReport) -> str:
-    """What `histkit import` prints."""
+    """What `histkit import` prints, made safe for a terminal."""
     lines = [
         f"Imported into {r.db} in {r.seconds:,.1f} s: {plural(r.files_seen, 'file')} seen: "
         f"{r.files_read:,} new, {r.files_resumed:,} grown (read on), {r.files_reread:,} "
@@ -135,4 +137,4 @@ def summary(r: ImportReport) -> str:
         lines.append(f"  {where}" + (f" hand #{hand}" if hand else "") + f": {why}")
     if r.rejected > len(r.rejected_examples):
         lines.append(f"  ... and {r.rejected - len(r.rejected_examples):,} more (see `histkit db`)")
-    return "\n".join(lines)
+    return terminal_lines(lines)

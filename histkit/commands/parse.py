@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from typing import Any
 
@@ -23,6 +24,7 @@ from histkit.commands._options import (
     plural,
     progress_bar,
 )
+from histkit.textsafe import terminal_lines
 
 EXAMPLES = """\
 examples:
@@ -169,7 +171,8 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
         summary = _parse_summary(
             files, sites, skipped, rejected, unknown, unreadable, args.output, sink.counts
         )
-        print(summary + copies.said() + _replaced(sink.replaced, args.output))
+        lines = [*summary, *copies.said(), *_replaced(sink.replaced, args.output)]
+        sys.stdout.write(terminal_lines(lines))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
 
 
@@ -215,23 +218,23 @@ class _Copies:
             else:
                 self.seen.add(key)
 
-    def said(self) -> str:
+    def said(self) -> list[str]:
         if not self.n:
-            return ""
-        return (
-            f"\nRead {plural(self.n, 'hand')} more than once (the same site and hand id, e.g. "
+            return []
+        return [
+            f"Read {plural(self.n, 'hand')} more than once (the same site and hand id, e.g. "
             f"#{self.example}): every copy is in the tables, as read; stats, report, audit "
             "and import count each hand once."
-        )
+        ]
 
 
-def _replaced(held: str | None, outdir: str) -> str:
+def _replaced(held: str | None, outdir: str) -> list[str]:
     """Said, not silent: what the run replaced in OUTDIR."""
     if held == "complete":
-        return f"\nReplaced the earlier result in {outdir}/."
+        return [f"Replaced the earlier result in {outdir}/."]
     if held == "incomplete":
-        return f"\nReplaced the tables of an earlier run in {outdir}/ that did not complete."
-    return ""
+        return [f"Replaced the tables of an earlier run in {outdir}/ that did not complete."]
+    return []
 
 
 def _partition_keys(text: str) -> str:
@@ -266,7 +269,8 @@ def _parse_summary(
     unreadable: list[Any],
     outdir: str,
     counts: dict[str, int],
-) -> str:
+) -> list[str]:
+    """The summary's lines."""
     by_site: Counter[str] = Counter()
     for found in files.values():
         for site in found:
@@ -308,4 +312,4 @@ def _parse_summary(
         lines.append(f"  ... and {len(rejected) - 20} more (see errors.parquet)")
     tables = ", ".join(f"{name} {n:,} rows" for name, n in counts.items())
     lines.append(f"Wrote {outdir}/: {tables}.")
-    return "\n".join(lines)
+    return lines

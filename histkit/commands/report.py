@@ -23,6 +23,7 @@ from histkit.commands._options import (
     require_hands,
     source_from,
 )
+from histkit.textsafe import terminal_text
 
 EXAMPLES = """\
 examples:
@@ -104,5 +105,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
     if not args.quiet:
-        print(f"Wrote {args.output} ({len(html) // 1024:,} KiB).", file=sys.stderr)
+        print(terminal_text(f"Wrote {args.output} ({len(html) // 1024:,} KiB)."), file=sys.stderr)
     return EXIT_OK

@@ -18,6 +18,7 @@ from histkit.commands._options import (
     plural,
     progress_bar,
 )
+from histkit.textsafe import terminal_text
 
 BAR_FROM = 2000  # hands: a shorter run ends before a bar would tell anything
 
@@ -292,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
         if report.sidecar is not None:
             msg += f"; {plural(report.faults, 'planted fault')} listed in {side}"
             msg += profile_note
-        print(msg + ".", file=sys.stderr)
+        print(terminal_text(msg + "."), file=sys.stderr)
         asked = round(args.faults * report.hands)
         if args.faults and report.faults < asked:
             print(

@@ -29,7 +29,7 @@ from histkit.commands._options import (
     require_hands,
     source_from,
 )
-from histkit.textsafe import clip, frame_csv
+from histkit.textsafe import clip, frame_csv, terminal_lines, terminal_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
     facts = seat_facts(tables, filters)
     duplicated = facts.attrs.get("duplicates", [])
     if duplicated:
-        example = f" (e.g. #{duplicated[0]})"
+        example = f" (e.g. #{terminal_text(str(duplicated[0]))})"
         print(
             f"note: {plural(len(duplicated), 'hand')} read more than once{example}; each "
             "counted once",
@@ -310,9 +310,9 @@ def _text(
     ordered = stats.sort_values(
         sort, ascending=sort == "player", kind="stable", key=lambda s: s.fillna(float("-inf"))
     )
-    shown = ordered if not limit else ordered.head(limit)
+    kept = ordered if not limit else ordered.head(limit)
     rows = []
-    for r in shown.to_dict(orient="records"):
+    for r in kept.to_dict(orient="records"):
         unit, cur = money_parts(str(r["money_unit"]))
         rows.append(
             [clip(str(r[k])) for k in keys]
@@ -332,9 +332,9 @@ def _text(
     moneys = sorted(set(stats["money"]))
     out.append("")
     rows_said = plural(len(stats), "row")
-    if len(shown) < len(stats):
+    if len(kept) < len(stats):
         order = "largest samples" if sort == "hands" else f"by {sort}"
-        rows_said = f"{len(shown):,} of {rows_said} shown ({order} first; --limit 0 shows all)"
+        rows_said = f"{len(kept):,} of {rows_said} shown ({order} first; --limit 0 shows all)"
     out.append(
         f"{plural(n_hands, 'hand')}, {rows_said}."
         + (
@@ -349,7 +349,7 @@ def _text(
         "hands counted at their equity when the money went in; definitions: docs/stats.md"
     )
     out += textwrap.wrap(legend, width=100, break_on_hyphens=False)
-    return "\n".join(out) + "\n"
+    return terminal_lines(out)
 
 
 def _no_tournament(args: argparse.Namespace, where: str, facts: pd.DataFrame) -> UsageError:
@@ -395,7 +395,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
     for r in results.to_dict(orient="records"):
         first = _minute(r["first"])
         place = _plain(r["place"])
-        rows.append([clip(str(r["player"])), str(r["site"]), str(r["tournament_id"]),
+        rows.append([clip(str(r["player"])), str(r["site"]), terminal_text(str(r["tournament_id"])),
                      f"{r['hands']:,}", first, money(r["buy_in"], r["currency"]),
                      money(r["fee"], r["currency"]), "-" if place is None else f"{place:,}",
                      money(r["prize"], r["currency"]), money(r["result"], r["currency"], True),
@@ -417,7 +417,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
         "buy-in, fee, place and prize as the hands write them ('-': not written); chips: the "
         "tournament's chips won or lost at the tables; definitions: docs/stats.md"
     )
-    return "\n".join(out) + "\n"
+    return terminal_lines(out)
 
 
 def _table(header: list[str], rows: list[list[str]], *, left: int) -> list[str]:
@@ -504,4 +504,4 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str
                 f"  {c['game']:<10}{c['category']:<28}{c['hands']:>5}{100 * c['vpip']:>6.0f}%"
                 f"{100 * c['won']:>6.0f}%{small}{c['bb_per_hand']:>+7.2f}"
             )
-    return "\n".join(out) + "\n"
+    return terminal_lines(out)

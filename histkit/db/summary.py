@@ -100,7 +100,9 @@ def _size(n: int | None) -> str:
 
 
 def text(d: dict[str, Any]) -> str:
-    """What `histkit db` prints."""
+    """What `histkit db` prints (its lines made safe for a terminal: `textsafe`)."""
+    from histkit.textsafe import terminal_lines
+
     lines = [
         f"Hand database {d['database']} ({_size(d['size_bytes'])}, schema version "
         f"{d['schema_version']})",
@@ -159,4 +161,4 @@ def text(d: dict[str, Any]) -> str:
         where = f"{r['file']}:{r['line']}" if r["line"] is not None else r["file"]
         hand = f" hand #{r['hand_id']}" if r["hand_id"] else ""
         lines.append(f"  {where}{hand}: {r['reason']}")
-    return "\n".join(lines)
+    return terminal_lines(lines)

@@ -142,15 +142,22 @@ class Watcher:
 
     def summary(self) -> str:
         """The final line, when watching stops."""
+        from histkit.textsafe import terminal_text
+
         net = self.added - self.removed
-        return (
+        return terminal_text(
             f"Stopped watching: {net:,} hand{'s' if net != 1 else ''} imported in "
             f"{self.batches:,} batch{'es' if self.batches != 1 else ''}; "
             f"{len(self.pending):,} pending."
         )
 
     def _say(self, text: str, *, line: bool = False) -> None:
-        """On a terminal the status line is rewritten in place; elsewhere each is a line."""
+        """On a terminal the status line is rewritten in place; elsewhere each is a line.
+        The text (a file's name, a conflict's names) goes through `terminal_text`, so only our own
+        control sequence moves the cursor."""
+        from histkit.textsafe import terminal_text
+
+        text = terminal_text(text)
         if self.out.isatty() and not line:
             self.out.write("\r\x1b[K" + text)
             self._status_open = True
