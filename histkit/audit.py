@@ -169,9 +169,15 @@ class AuditReport:
     by_code: dict[str, int] = field(default_factory=dict)
     follow_on_by_code: dict[str, int] = field(default_factory=dict)
     source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
+    site_of: dict[str, str] = field(default_factory=dict)  # hand id -> its site (first read)
     # where a stored audit was read from (`stored_report`), None for an audit made now
     stored: str | None = None
     filtered_out: int = 0  # hands read that the filters did not keep
+
+    def source_file(self, hand_id: str) -> str | None:
+        """The file a hand was read from (first read), None when not known."""
+        where = self.source_of.get(hand_id)
+        return None if where is None else where.rpartition(":")[0]
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -200,6 +206,8 @@ class AuditReport:
                     "source": self.source_of.get(v.hand_id),
                     "seq": v.seq,
                     "caused_by": v.caused_by,
+                    "site": self.site_of.get(v.hand_id),
+                    "source_file": self.source_file(v.hand_id),
                 }
                 for v in shown
             ],
@@ -307,6 +315,7 @@ class _Tally:
         self.unknown: list[Any] = []  # files of no known site's format
         self.sites: set[str] = set()
         self.sources: dict[str, str] = {}
+        self.site_of: dict[str, str] = {}
         self.coverage: Counter[str] = Counter()
         self.partly: list[tuple[str, str, tuple[str, ...]]] = []
         # (site, hand id) -> the checksum of its first copy's text: a key and a number a
@@ -347,6 +356,7 @@ class _Tally:
         self.violations.extend(a.violations)
         self.stacks.append(a.stacks)
         self.sources.setdefault(a.hand_id, a.source)
+        self.site_of.setdefault(a.hand_id, a.site)
 
     def add_issue(self, issue: Any) -> None:
         if issue.kind == "skipped":
@@ -390,6 +400,7 @@ class _Tally:
             by_code=by_code(found),
             follow_on_by_code=by_code(found, follow_ons=True),
             source_of=dict(self.sources),
+            site_of=dict(self.site_of),
             unreadable=tuple(self.unreadable),
             duplicates=Duplicates(
                 hands=len(self.repeated),
@@ -476,6 +487,7 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
     first: dict[tuple[str, str], tuple[str, int]] = {}  # (site, id) -> (file, line)
     starts: dict[str, list[tuple[str, int]]] = {}  # of a duplicated hand id: each copy's start
     sources: dict[str, str] = {}
+    site_of: dict[str, str] = {}
     repeated: set[tuple[str, str]] = set()
     copies = 0
     cols = [hands[c].to_pylist() for c in ("site", "hand_id", "source_file", "source_line")]
@@ -488,6 +500,7 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
             continue
         first[key] = (file, int(line or 0))
         sources.setdefault(hid, f"{file}:{line}")
+        site_of.setdefault(hid, site)
     firsts = {hid: where for (_, hid), where in first.items()}
     different: list[tuple[str, str, str]] = []  # (hand id, where first, where the copy is)
     dt = tables.get("duplicates")  # a database's copies of its hands, not stored again
@@ -579,6 +592,7 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
         by_code=by_code(found),
         follow_on_by_code=by_code(found, follow_ons=True),
         source_of=sources,
+        site_of=site_of,
         unreadable=tuple(issues["unreadable"]),
         duplicates=Duplicates(
             hands=len(repeated),

@@ -95,7 +95,9 @@ def test_audit_corpus_clean_in_every_format(tmp_path, capsys: pytest.CaptureFixt
     assert data["hands"] == 85 and data["violations"] == [] and data["by_code"] == {}
     assert main(["audit", str(POKERSTARS), "--format", "csv"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines == ["hand_id,code,severity,street,line,expected,reported,message,seq,caused_by"]
+    assert lines == [
+        "hand_id,code,severity,street,line,expected,reported,message,seq,caused_by,site,source_file"
+    ]
 
 
 @needs_corpus
@@ -125,6 +127,37 @@ def test_audit_flags_a_planted_fault(tmp_path, capsys: pytest.CaptureFixture[str
     assert v["hand_id"] == "241636097024"
     assert main(["audit", str(f)]) == 1
     assert "FAIL: 1 hand audited under 'pokerstars'" in capsys.readouterr().out
+
+
+def test_audit_csv_names_each_findings_site_and_file(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two sites' files with planted faults: each CSV row says which site's hand and which
+    file its line is in, the same whether replayed or read from the stored audit."""
+    import csv
+    import io
+
+    files = {}
+    for site in ("pokerstars", "fulltilt"):
+        files[site] = tmp_path / f"{site}.txt"
+        argv = ["simulate", "--site", site, "--hands", "60", "--faults", "0.2", "--seed", "3"]
+        assert main([*argv, "-o", str(files[site]), "-q"]) == 0
+    capsys.readouterr()
+
+    def rows(*argv: str) -> list[dict[str, str]]:
+        assert main(["audit", *argv, "-q", "--format", "csv"]) == 1
+        return list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+
+    replayed = rows(*map(str, files.values()))
+    assert {r["site"] for r in replayed} == {"pokerstars", "fulltilt"}
+    for r in replayed:
+        text = files[r["site"]].read_text(encoding="utf-8").splitlines()
+        assert r["source_file"] == str(files[r["site"]])
+        assert r["hand_id"] in "\n".join(text[: int(r["line"])])  # its line is in that file
+    out = tmp_path / "tables"
+    assert main(["parse", *map(str, files.values()), "--audit", "-o", str(out), "-q"]) in (0, 1)
+    capsys.readouterr()
+    assert rows(str(out)) == replayed
 
 
 def test_simulate_is_reproducible_and_its_faults_are_found(

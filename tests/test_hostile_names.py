@@ -177,6 +177,8 @@ def test_audit_csv_neutralised_and_round_trips(hostile, tmp_path: Path) -> None:
         "message",
         "seq",
         "caused_by",
+        "site",
+        "source_file",
     ]
     assert len(rows) > 2
     cells = [c for r in rows for c in r]

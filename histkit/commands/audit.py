@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 FIELDS = (
     "hand_id", "code", "severity", "street", "line", "expected", "reported", "message", "seq",
-    "caused_by",
+    "caused_by", "site", "source_file",
 )  # fmt: skip
 
 
@@ -92,7 +92,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="text",
         help="text: a summary and each violation; json: counts, coverage and every record; "
         "csv: one row per violation (hand_id, code, severity, street, line, expected, "
-        "reported, message), a text cell that begins with = + - @ tab or CR getting a "
+        "reported, message, seq, caused_by, site, source_file: the file the line is in), "
+        "a text cell that begins with = + - @ tab or CR getting a "
         "leading apostrophe so a spreadsheet shows it as text (default text)",
     )
     p.add_argument(
@@ -215,7 +216,7 @@ def _audit(args: argparse.Namespace, filters: Filters, source: Source, client: A
     if args.format == "json":
         text = json.dumps(report.to_json(include_info=args.info), indent=2) + "\n"
     elif args.format == "csv":
-        text = _csv(shown)
+        text = _csv(report, shown)
     else:
         text = _text(report, shown, profile_name, args.info)
     if args.output:
@@ -248,8 +249,10 @@ def _stored(source: Source, filters: Filters) -> AuditReport:
     return stored_report(tables, source=source.describe())
 
 
-def _csv(violations: tuple[Violation, ...]) -> str:
-    """Excel's CSV; text cells starting like a formula get an apostrophe (`CsvWriter`)."""
+def _csv(report: AuditReport, violations: tuple[Violation, ...]) -> str:
+    """Excel's CSV; text cells starting like a formula get an apostrophe (`CsvWriter`).
+    Each row names its hand's site and file: hand ids alone do not say which site's
+    hand, nor which of several files `line` is in."""
     buf = io.StringIO()
     w = CsvWriter(buf, csv.excel)
     w.writerow(FIELDS)
@@ -266,6 +269,8 @@ def _csv(violations: tuple[Violation, ...]) -> str:
                 v.message,
                 "" if v.seq is None else v.seq,
                 "" if v.caused_by is None else v.caused_by,
+                report.site_of.get(v.hand_id, ""),
+                report.source_file(v.hand_id) or "",
             ]
         )
     return buf.getvalue()
