@@ -14,7 +14,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_path", "atomic_write_text", "fsync_dir"]
+__all__ = ["atomic_path", "atomic_write_text", "fsync_dir", "no_space"]
+
+_FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
+def no_space(e: BaseException) -> bool:
+    """Whether `e` says a disk (or a quota) is full: an OSError with its errno, or a
+    library's error that carries only the system's words (pyarrow's, DuckDB's)."""
+    if isinstance(e, OSError) and e.errno in _FULL:
+        return True
+    text = str(e)
+    return "No space left on device" in text or "Disk quota exceeded" in text
 
 
 def fsync_dir(folder: str | Path) -> None:

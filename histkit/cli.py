@@ -1,15 +1,19 @@
 """`histkit` command line: thin wrappers over the library, one function per command.
 
 Exit status: 0 success, 1 the command found problems (e.g. `audit` violations, `parse
---strict` rejections), 2 a usage or input error.
+--strict` rejections), 2 a usage or input error (a full disk included), 3 an internal error:
+a bug, said in one line naming the file its traceback was saved in (`HISTKIT_LOG_DIR`, else
+the user log folder), so a script can tell a crash from an audit that found violations.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 from histkit import __version__, _native
@@ -21,6 +25,14 @@ __all__ = ["main"]
 # The shared pieces live with the commands (histkit.commands._options); named here too
 # for scripts that imported them from histkit.cli.
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = _options.EXIT_OK, _options.EXIT_FOUND, _options.EXIT_USAGE
+EXIT_INTERNAL = _options.EXIT_INTERNAL
+LOG_ENV = "HISTKIT_LOG_DIR"  # where tracebacks of internal errors are saved
+
+EXIT_STATUS = """\
+exit status: 0 done (audit: no violation); 1 problems found (violations, rejected hands);
+  2 a usage or input error (a full disk too); 3 an internal error (a bug in histkit: one
+  line naming the file its traceback was saved in, in $HISTKIT_LOG_DIR or the user log folder)
+"""
 UsageError = _options.UsageError
 
 
@@ -88,6 +100,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="histkit",
         description="Seven Card Stud hand histories: parse, audit, tabulate, analyse.",
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--version", action=PrintVersion, help="show the version and whether it runs compiled"
@@ -119,6 +133,66 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as e:  # what no command caught: said in one line
+        if _no_space(e):
+            where = f" ({e.filename})" if isinstance(e, OSError) and e.filename else ""
+            print(
+                terminal_text(f"histkit {args.command}: error: no space left on the disk{where}"),
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        return _internal_error(args.command, e, argv)
+
+
+def _no_space(e: BaseException) -> bool:
+    from histkit.atomic import no_space
+
+    return no_space(e)
+
+
+def log_dir() -> Path:
+    """Where the tracebacks of internal errors go: `$HISTKIT_LOG_DIR`, else the user log
+    folder (platformdirs: e.g. ~/.local/state/histkit/log on Linux)."""
+    env = os.environ.get(LOG_ENV)
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_log_path
+
+    return user_log_path("histkit", appauthor=False)
+
+
+def _internal_error(command: str, e: BaseException, argv: list[str]) -> int:
+    """A bug: one line, naming what went wrong and the file its traceback is saved in
+    (exit 3). When no file can be written, the traceback follows the line instead."""
+    import time
+    import traceback
+
+    what = f"{type(e).__name__}: {str(e).strip()}".strip().rstrip(":")
+    first = (what.splitlines() or [type(e).__name__])[0][:200]
+    report = (
+        f"histkit {__version__} ({_native.status().describe()}), Python {sys.version.split()[0]}\n"
+        f"command: histkit {' '.join(argv)}\n\n"
+        + "".join(traceback.format_exception(type(e), e, e.__traceback__))
+    )
+    name = f"histkit-error-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    line = f"histkit {command}: internal error ({first}); a bug in histkit"
+    try:
+        folder = log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        saved = folder / name
+        saved.write_text(report, encoding="utf-8")
+    except OSError as why:
+        print(
+            terminal_text(f"{line}; its traceback (not saved: {why.strerror or why}):"),
+            file=sys.stderr,
+        )
+        sys.stderr.write(report)
+        return EXIT_INTERNAL
+    print(
+        terminal_text(f"{line}: please report it with the traceback saved in {saved}"),
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

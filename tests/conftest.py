@@ -44,3 +44,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section("recorded summaries")
         for text in lines:
             terminalreporter.write_line(text)
+
+
+@pytest.fixture(autouse=True)
+def _log_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tracebacks of internal errors (exit status 3) go to a folder of the test run's,
+    never the user's log folder."""
+    monkeypatch.setenv("HISTKIT_LOG_DIR", str(tmp_path_factory.getbasetemp() / "logs"))

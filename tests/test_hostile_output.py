@@ -194,3 +194,48 @@ def test_no_control_character_reaches_the_terminal(
     shown = screen.getvalue()
     assert "evil\\x1b[2J" in shown or "faults.xml" in shown
     assert _RAW.sub("", shown.replace("\r\x1b[K", "")) == shown.replace("\r\x1b[K", "")
+
+
+# ----------------------------------------------------- ------- item 7: exit status
+
+
+def test_an_internal_error_exits_3_with_one_line_and_a_saved_traceback(
+    session: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import histkit.audit
+
+    def bug(*args: object, **kw: object) -> None:
+        raise RuntimeError("a bug\x1b[2J\nsecond line")
+
+    logs = tmp_path / "logs"
+    monkeypatch.setenv("HISTKIT_LOG_DIR", str(logs))
+    monkeypatch.setattr(histkit.audit, "audit_paths", bug)
+    assert main(["audit", str(session), "-q", "-j", "1"]) == 3  # not 1: no violation found
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and not _RAW.search(err)
+    assert err.startswith("histkit audit: internal error (RuntimeError: a bug\\x1b[2J); a bug")
+    (saved,) = logs.iterdir()
+    assert str(saved) in err
+    text = saved.read_text(encoding="utf-8")
+    assert (
+        "Traceback" in text
+        and "RuntimeError: a bug\x1b[2J\nsecond line" in text
+        and "in bug" in text
+    )
+    assert f"command: histkit audit {session} -q -j 1" in text
+
+    # no folder to save it in: the traceback follows the line, the status is the same
+    monkeypatch.setenv("HISTKIT_LOG_DIR", str(session))  # a file, not a folder
+    assert main(["audit", str(session), "-q", "-j", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "not saved" in err.splitlines()[0] and "Traceback" in err
+
+    # documented where a script's author looks
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "3 an internal error" in capsys.readouterr().out
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "3 an internal error" in readme

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_FOUND",
+    "EXIT_INTERNAL",
     "EXIT_OK",
     "EXIT_USAGE",
     "GAMES",
@@ -54,6 +55,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL = 3  # a bug in histkit: one line, the traceback saved (histkit.cli)
 
 
 class UsageError(Exception):
