@@ -218,6 +218,36 @@ def test_elements_nested_a_thousand_deep_reject_their_hand(
     _one_rejected(tmp_path / "deep.xml", hand_id, line, "elements nested more than 64 deep")
 
 
+@pytest.mark.parametrize(
+    ("stakes", "kind"),
+    [
+        ("Limit $1e5/$0.50", "rejected"),
+        ("Limit $abc/$1", "rejected"),
+        ("Limit $0.25/", "rejected"),
+        ("Limit Level 3 Blinds $0.25/$", "rejected"),
+        ("$1e5/$0.50", "skipped"),  # no limit words: not a game histkit knows
+    ],
+)
+def test_malformed_merge_stakes_reject_their_hand(
+    stakes: str, kind: str, xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """(item 4) Malformed stakes raised AssertionError in the probe's day; now a known
+    game's hand with stakes not read is rejected naming them (its bets are never guessed
+    from the play), and the hands around it are read."""
+    text = xml_files["merge"].read_text(encoding="utf-8").split("\n")
+    descs = [i for i, x in enumerate(text) if x.startswith("<description ")]
+    assert len(descs) == 3 and 'stakes="Limit $0.04/$0.08"' in text[descs[1]]
+    text[descs[1]] = text[descs[1]].replace("Limit $0.04/$0.08", stakes)
+    path = tmp_path / "stakes.xml"
+    path.write_text("\n".join(text), encoding="utf-8")
+    got, issues = _read(path)
+    assert len(got) == 2 and [i.kind for i in issues] == [kind]
+    assert issues[0].hand_id not in {h.hand_id for h in got}
+    if kind == "rejected":
+        assert f"stakes {stakes!r} not read" in issues[0].reason, issues[0].reason
+        assert issues[0].line == descs[1] + 1
+
+
 def test_text_between_children_is_not_kept() -> None:
     from histkit.reading.xmlstream import iter_xml
 

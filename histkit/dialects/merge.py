@@ -133,15 +133,32 @@ _STAKES = re.compile(r"\s*([A-Za-z ]*?)\s*(?:Level \d+ Blinds\s*)?(?:\(?\$?([\d.
 _HAND_NO = re.compile(r"(\d+)-(\d+)")
 
 
+# limit words before amounts (a dollar sign, or a number and a slash) that `_STAKES` does not read
+_LIMIT_WORDS = re.compile(r"\s*([A-Za-z ]*?)\s*(?:Level \d+ Blinds\s*)?(?=\(?\$|[\d.]+/)")
+
+
 def _stakes(desc: XmlElement) -> tuple[str, str | None, str | None]:
     """`stakes` -> (limit words, small bet, big bet): "Limit $0.50/$1", "Limit" (R),
-    "Limit Level 3 Blinds" (K). Stakes in another form leave the limit words alone, so
-    the hand's game is not one histkit knows and it is skipped, never misread."""
+    "Limit Level 3 Blinds" (K). Amounts in another form ("$1e5/$0.50", "$0.25/") after
+    limit words leave the words alone (`unread_stakes` rejects the hand); other stakes
+    ("Limit 12 x", or amounts without limit words) stay whole, so the hand's game is
+    not one histkit knows and it is skipped, never misread."""
     text = desc.get("stakes") or ""
     m = _STAKES.match(text)
     if m is None:
-        return text, None, None
+        words = _LIMIT_WORDS.match(text)
+        return (words[1], None, None) if words is not None and words[1] else (text, None, None)
     return m[1], m[2], m[3]
+
+
+def unread_stakes(desc: XmlElement) -> str | None:
+    """Why a hand's stakes are not read, when they are not: limit words, then amounts
+    that are not "$<small>/$<big>" (a damaged or forged file; the bets are never guessed
+    from the play then)."""
+    text = desc.get("stakes") or ""
+    if _STAKES.match(text) is None and _stakes(desc)[0] != text:
+        return f"stakes {text!r} not read: amounts are written '$<small bet>/$<big bet>'"
+    return None
 
 
 class _Play:
@@ -461,6 +478,8 @@ class Merge(XmlDialect):
         desc = context.get("description")
         if text is None or desc is None:
             raise HandError("no <description> before the hand: its game is unknown", elem.line)
+        if (why := unread_stakes(desc)) is not None:
+            raise HandError(why, desc.line)
         game, sink, hand_id = self.games[text.upper()], r.sink, elem.get("id") or ""
         data = (elem.get("data") or "").split("|")
         tournament = len(data) > 4 and data[4] == "true"
