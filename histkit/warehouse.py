@@ -258,6 +258,11 @@ class ParquetSink:
 
     def _commit(self) -> None:
         record = completion_record(self.audit, self.partition_by, self.names, self.counts)
+        # the record is written in the staging folder first: from the removal of the
+        # earlier result on, only renames follow, which need no room on the disk (a full
+        # disk fails here, with the earlier result still whole)
+        staged_record = self.staging / RECORD
+        atomic_write_text(staged_record, json.dumps(record, indent=2) + "\n")
         _fsync_tree(self.staging)  # the data is on disk before the record says it is
         with _locked(self.directory), _interrupt_deferred():
             _check_replaceable(self.directory)
@@ -267,8 +272,8 @@ class ParquetSink:
                     if src.exists():
                         os.replace(src, self.directory / src.name)
             fsync_dir(self.directory)  # the tables are in place before the record says so
-            text = json.dumps(record, indent=2) + "\n"
-            atomic_write_text(self.directory / RECORD, text)
+            os.replace(staged_record, self.directory / RECORD)
+            fsync_dir(self.directory)
             self._done = self.committed = True
         shutil.rmtree(self.staging, ignore_errors=True)
 

@@ -185,8 +185,9 @@ def test_sigint_at_random_points(
     assert {"A", "none"} & set(seen), seen
 
 
-# A child that sends itself `signal` at the n-th rename of the commit (the tables, then
-# the completion record), just before the rename happens.
+# A child that sends itself `signal` at the n-th rename of the commit (the completion
+# record into place in the staging folder, the tables, then the record into OUT), just
+# before the rename happens.
 _AT_RENAME = """
 import os, signal, sys
 real, left = os.replace, [int(sys.argv[2])]
@@ -208,8 +209,9 @@ def test_signals_during_the_commit(
 ) -> None:
     extra = ["--partition-by", "game"] if partition else []
     # A is written with --audit: 7 tables (partitioned: those with rows), then the record
-    renames = sum(1 for r in corpus.rows["A"].values() if r or not partition) + 1
-    points = (3,) if partition else (1, renames)
+    # (the first rename puts the record in the staging folder, before the commit begins)
+    renames = sum(1 for r in corpus.rows["A"].values() if r or not partition) + 2
+    points = (4,) if partition else (2, renames)
     for n in points:
         out = tmp_path / f"kill{n}"
         shutil.copytree(corpus.ref_b, out)
@@ -222,7 +224,7 @@ def test_signals_during_the_commit(
         assert main(argv) == 0  # ... and removed by the next
         assert not _staging(out) and _outcome(out, corpus, capsys) == "A"
     # Ctrl-C during the commit is acted on after it: the new result stands whole
-    n = renames if partition else 1
+    n = renames if partition else 2
     out = tmp_path / f"int{n}"
     shutil.copytree(corpus.ref_b, out)
     argv = ["parse", "-j", "1", str(corpus.a), "-o", str(out), "-q", "--audit", *extra]

@@ -196,7 +196,7 @@ def test_no_control_character_reaches_the_terminal(
     assert _RAW.sub("", shown.replace("\r\x1b[K", "")) == shown.replace("\r\x1b[K", "")
 
 
-# ----------------------------------------------------- ------- item 7: exit status
+# ----------------------------------------------------- item 7: exit status, full disk
 
 
 def test_an_internal_error_exits_3_with_one_line_and_a_saved_traceback(
@@ -239,3 +239,119 @@ def test_an_internal_error_exits_3_with_one_line_and_a_saved_traceback(
     assert "3 an internal error" in capsys.readouterr().out
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     assert "3 an internal error" in readme
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def test_a_full_disk_during_parse_leaves_the_earlier_result(
+    session: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pyarrow.parquet as pq
+
+    import histkit.warehouse
+
+    out = tmp_path / "out"
+    argv = ["parse", "-j", "1", str(session), "-o", str(out), "-q", "--batch-size", "10"]
+    assert main(argv) == 0
+    before = _tree(out)
+
+    def full(*args: object, **kw: object) -> None:  # as pyarrow says it: no errno
+        raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    real_write = pq.ParquetWriter.write_table
+    writes = [0]
+
+    def write_table(self: pq.ParquetWriter, *args: object, **kw: object) -> None:
+        writes[0] += 1
+        if writes[0] > 2:  # two tables written, then the disk is full
+            full()
+        real_write(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", write_table)
+    assert main(argv) == 2, writes
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no space left on the disk" in err and str(out) in err
+    assert _tree(out) == before  # whole, not grown: no staging folder left behind
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", real_write)
+
+    # full when the completion record is written: the earlier result is still whole
+    monkeypatch.setattr(histkit.warehouse, "atomic_write_text", full)
+    assert main([*argv, "--audit"]) == 2
+    assert "no space left on the disk" in capsys.readouterr().err
+    assert _tree(out) == before
+    # a new folder the run made goes with it
+    assert main(["parse", "-j", "1", str(session), "-o", str(tmp_path / "new"), "-q"]) == 2
+    assert not (tmp_path / "new").exists()
+
+
+def _db_state(db: Path) -> tuple[bytes, list[str]]:
+    return db.read_bytes(), sorted(p.name for p in db.parent.iterdir())
+
+
+def test_a_full_disk_during_import_leaves_the_database(
+    session: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import duckdb
+    import pyarrow.ipc
+
+    import histkit.db.store
+    from histkit.db.store import Store
+
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    assert main(["simulate", "--hands", "20", "--seed", "11", "-q", "-o", str(first)]) == 0
+    second.write_bytes(session.read_bytes())
+    folder = tmp_path / "db"
+    folder.mkdir()
+    db = folder / "hands.duckdb"
+    assert main(["import", str(first), "--db", str(db), "-q", "-j", "1"]) == 0
+    before = _db_state(db)
+
+    # the database's disk fills while the rows are inserted (some already are)
+    real_insert = Store._insert
+    inserts = [0]
+
+    def insert(self: Store, name: str, table: object) -> None:
+        inserts[0] += 1
+        if inserts[0] > 3:
+            raise duckdb.IOException(
+                f'IO Error: Could not write file "{db}.wal": No space left on device'
+            )
+        real_insert(self, name, table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "_insert", insert)
+    assert main(["import", str(second), "--db", str(db), "-q", "-j", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"cannot write the database {db}: no space left on the disk" in err
+    assert _db_state(db) == before  # as it was, not grown
+    monkeypatch.setattr(Store, "_insert", real_insert)
+
+    # the temporary folder fills while the rows are staged: not the database's fault
+    def new_file(*args: object, **kw: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(histkit.db.store, "BATCH_HANDS", 5)  # staged to disk early
+    monkeypatch.setattr(pyarrow.ipc, "new_file", new_file)
+    assert main(["import", str(second), "--db", str(db), "-q", "-j", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "temporary files" in err and "TMPDIR" in err
+    assert "cannot write the database" not in err
+    assert _db_state(db) == before
+    import tempfile
+
+    assert not list(Path(tempfile.gettempdir()).glob(f"histkit-import-{os.getpid()}-*"))
+
+    # with room again, the same import goes through
+    monkeypatch.undo()
+    assert main(["import", str(second), "--db", str(db), "-q", "-j", "1"]) == 0
+    assert _db_state(db) != before

@@ -70,7 +70,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from histkit.db import DatabaseBusy, DatabaseError, NothingToImport, import_paths
+    from histkit.db import (
+        DatabaseBusy,
+        DatabaseError,
+        NothingToImport,
+        StagingError,
+        import_paths,
+    )
 
     paths = existing_paths(args.paths)
     jobs = check_jobs(args.jobs)
@@ -96,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
             unknown=held.unknown,
             unreadable=held.unreadable,
         ) from None
-    except (DatabaseError, DatabaseBusy) as e:
+    except (DatabaseError, DatabaseBusy, StagingError) as e:
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write the database: {e.strerror or e}") from None

@@ -167,6 +167,15 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
                 )
     except WarehouseError as e:
         raise UsageError(str(e)) from None
+    except OSError as e:
+        from histkit.atomic import no_space
+
+        if not no_space(e):
+            raise
+        raise UsageError(
+            f"cannot write {args.output}: no space left on the disk; it holds what it held "
+            "before this run"
+        ) from None
     if not args.quiet:
         summary = _parse_summary(
             files, sites, skipped, rejected, unknown, unreadable, args.output, sink.counts

@@ -60,7 +60,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from histkit.db import DatabaseError
+    from histkit.db import DatabaseError, StagingError
     from histkit.db.watch import Watcher
 
     missing = [f for f in args.folders if not Path(f).is_dir()]
@@ -82,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
         watcher.run()
     except KeyboardInterrupt:
         pass
-    except DatabaseError as e:
+    except (DatabaseError, StagingError) as e:
         raise UsageError(str(e)) from None
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -28,7 +28,14 @@ from histkit.db.connection import (
     resolve_path,
 )
 from histkit.db.importer import ImportReport, NothingToImport, import_paths, open_for_writing
-from histkit.db.schema import SCHEMA_VERSION, DatabaseError, needs_upgrade, version
+from histkit.db.schema import (
+    SCHEMA_VERSION,
+    DatabaseError,
+    DatabaseFull,
+    StagingError,
+    needs_upgrade,
+    version,
+)
 
 if TYPE_CHECKING:
     import duckdb
@@ -37,8 +44,10 @@ __all__ = [
     "SCHEMA_VERSION",
     "DatabaseBusy",
     "DatabaseError",
+    "DatabaseFull",
     "ImportReport",
     "NothingToImport",
+    "StagingError",
     "check",
     "connect",
     "default_path",

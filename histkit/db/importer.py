@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from histkit.atomic import no_space
 from histkit.db.connection import DEFAULT_TIMEOUT, connect_file, open_error, resolve_path
 from histkit.db.scan import (
     NEW,
@@ -43,7 +44,7 @@ from histkit.db.scan import (
     plan_file,
     unchanged,
 )
-from histkit.db.schema import DatabaseError, ensure
+from histkit.db.schema import DatabaseError, DatabaseFull, StagingError, ensure
 from histkit.db.store import Store
 
 if TYPE_CHECKING:
@@ -125,17 +126,30 @@ def open_for_writing(
         raise DatabaseError(f"{file} is a folder, not a database file")
     try:
         con = connect_file(file, read_only=False, timeout=timeout)
-    except duckdb.Error as e:
+    except (duckdb.Error, OSError) as e:
+        if no_space(e):
+            raise _full(file) from None
+        if isinstance(e, OSError):
+            raise
         raise open_error(file, e) from None
     try:
         ensure(con)
     except DatabaseError as e:
         con.close()
         raise DatabaseError(f"{file}: {e}") from None
-    except BaseException:
+    except BaseException as e:
         con.close()
+        if no_space(e):
+            raise _full(file) from None
         raise
     return con
+
+
+def _full(file: Path) -> DatabaseFull:
+    return DatabaseFull(
+        f"cannot write the database {file}: no space left on the disk; it holds what it held "
+        "before this import"
+    )
 
 
 @dataclass(frozen=True)
@@ -193,6 +207,11 @@ def import_paths(
         if created:
             _remove_if_empty(file, timeout)
         raise
+    except (DatabaseFull, StagingError):
+        if created:  # (on a full disk this may fail too: then the empty file stays)
+            with contextlib.suppress(Exception):
+                _remove_if_empty(file, timeout)
+        raise
 
 
 def _import(
@@ -233,8 +252,13 @@ def _import(
             written = _write(con, staged, options)
         except _NothingFound as e:
             written = nothing = e.written
-        finally:
-            con.close()  # (DuckDB writes its checkpoint here: part of the hold)
+        except BaseException as e:
+            with contextlib.suppress(Exception):
+                con.close()
+            if no_space(e) and not isinstance(e, StagingError):  # rolled back: nothing written
+                raise _full(file) from None
+            raise
+        _checkpoint(con, file)
         held = time.perf_counter() - held
     finally:
         if staged.store is not None:
@@ -244,6 +268,21 @@ def _import(
     if nothing is not None:
         raise NothingToImport(report)
     return report
+
+
+def _checkpoint(con: duckdb.DuckDBPyConnection, file: Path) -> None:
+    """Close the writing connection: DuckDB writes its checkpoint here (part of the hold).
+    The import was committed before: on a full disk its rows are in the write-ahead log,
+    which the next connection replays."""
+    try:
+        con.close()
+    except Exception as e:
+        if not no_space(e):
+            raise
+        raise DatabaseFull(
+            f"{file}: this import is stored (in {file.name}.wal) but the database could not "
+            "be brought up to date: no space left on the disk; free some and open it again"
+        ) from None
 
 
 def _remove_if_empty(file: Path, timeout: float) -> None:

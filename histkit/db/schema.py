@@ -49,12 +49,23 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "DatabaseError",
+    "DatabaseFull",
+    "StagingError",
     "create",
     "ensure",
     "key_columns",
     "needs_upgrade",
     "version",
 ]
+
+
+class DatabaseFull(DatabaseError):
+    """The disk of the database is full: the import wrote nothing (the CLI's exit 2)."""
+
+
+class StagingError(Exception):
+    """An import's temporary folder (where it stages rows while it parses) cannot be
+    written, full most often: the database was not touched (the CLI's exit 2)."""
 
 
 #: tables whose rows belong to one hand (besides `hands`): rows keyed by (site, hand_id)

@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from histkit.atomic import no_space
 from histkit.db.scan import FilePlan
-from histkit.db.schema import CHILD_TABLES, count_column, key_columns
+from histkit.db.schema import CHILD_TABLES, StagingError, count_column, key_columns
 from histkit.tables import AUDIT_TABLES, SCHEMAS
 
 if TYPE_CHECKING:
@@ -196,11 +197,18 @@ class Store:
         batch = _Batch(self.parts)
         self.parts, self.waiting = [], 0
         if self._spill:
-            if self._folder is None:
-                _remove_stale_spills()
-                prefix = f"{_SPILL_PREFIX}{os.getpid()}-"
-                self._folder = Path(tempfile.mkdtemp(prefix=prefix))
-            batch.spill(self._folder / str(len(self.staged)), self.names)
+            try:
+                if self._folder is None:
+                    _remove_stale_spills()
+                    prefix = f"{_SPILL_PREFIX}{os.getpid()}-"
+                    self._folder = Path(tempfile.mkdtemp(prefix=prefix))
+                batch.spill(self._folder / str(len(self.staged)), self.names)
+            except OSError as e:
+                why = "no space left on the disk" if no_space(e) else (e.strerror or str(e))
+                raise StagingError(
+                    f"cannot write the import's temporary files in {tempfile.gettempdir()}: "
+                    f"{why} (TMPDIR names another folder); the database was not touched"
+                ) from None
         self.staged.append(batch)
 
     def _held_errors(self, errors: pa.Table, plan: FilePlan, out: FileOutcome) -> pa.Table:
