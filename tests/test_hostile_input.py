@@ -406,3 +406,41 @@ def test_an_endless_run_of_crs_is_read_in_bounded_memory(after: bytes, tmp_path:
     (got, issues), peak = _peak_while(lambda: _read(tmp_path))  # type: ignore[misc]
     assert len(got) == 2 and [(i.source_file, i.kind) for i in issues] == [(str(path), "unknown")]
     assert peak < 16 << 20, peak
+
+
+# ------------------------------------------------------ item 5: every hand accounted for
+
+
+def _one_session(source: Path, broken: int | None) -> tuple[Path, list[str]]:
+    """A simulated iPoker file's hands in one session, written as real files write them,
+    `</game><game gamecode=...>` on one line; hand `broken` (0-based) with its rounds left
+    unclosed. The file, and the hands' ids."""
+    lines = source.read_text(encoding="utf-8").split("\n")
+    starts = [i for i, x in enumerate(lines) if x.startswith("<game ")]
+    ends = [i for i, x in enumerate(lines) if x == "</game>"]
+    out = lines[: starts[0] + 1]
+    for k, (s, e) in enumerate(zip(starts, ends, strict=True)):
+        body = lines[s + 1 : e]
+        if k == broken:
+            body = [x for x in body if x.strip() != "</round>"]
+        if k:
+            out.append("</game>" + lines[s])
+        out += body
+    out += ["</game>", "</session>", ""]
+    target = source.with_name(f"session-{broken}.xml")
+    target.write_text("\n".join(out), encoding="utf-8")
+    return target, [lines[s].split('"')[1] for s in starts]
+
+
+@pytest.mark.parametrize("broken", [0, 1])
+def test_the_hand_opening_on_a_broken_hands_last_line_is_read(
+    broken: int, xml_files: dict[str, Path]
+) -> None:
+    """Reading started again at the line after a break: the hand opening on the line where
+    the broken one closes was in neither the hands nor the issues."""
+    whole, ids = _one_session(xml_files["ipoker"], None)
+    assert [h.hand_id for h in _read(whole)[0]] == ids and len(ids) == 3
+    path, _ = _one_session(xml_files["ipoker"], broken)
+    got, issues = _read(path)
+    assert [h.hand_id for h in got] == [x for i, x in enumerate(ids) if i != broken]
+    assert [(i.hand_id, i.kind) for i in issues] == [(ids[broken], "rejected")]

@@ -86,6 +86,9 @@ class XmlBreak:
     message: str
     hand: XmlElement | None
     at_end: bool = False  # found when the input ended (a truncated file, an unclosed root)
+    # where in the text fed last it broke (None: on an earlier line, or not known): a hand
+    # opening after it on the same line is read (`</game><game ...>` on one line)
+    column: int | None = None
 
 
 XmlItem = tuple[str, "XmlElement | XmlBreak"]
@@ -109,13 +112,14 @@ def iter_xml(lines: Iterable[str], hands: frozenset[str]) -> Iterator[tuple[str,
 
 def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlItem]:
     """As `iter_xml`, and ("break", `XmlBreak`) where the XML is not well-formed, after
-    which reading starts afresh at the next line that opens a hand element, inside the
-    elements that were open around the broken hand: one damaged hand never costs the
-    hands after it (expat itself cannot go on past an error)."""
+    which reading starts afresh where a hand element opens next (after the break on its
+    line, else on a later line), inside the elements that were open around the broken
+    hand: one damaged hand never costs the hands after it (expat itself cannot go on
+    past an error)."""
     opening = re.compile("<(?:" + "|".join(re.escape(t) for t in sorted(hands)) + r")[\s/>]")
-    it = iter(lines)
+    numbered = enumerate(lines, 1)
     reader = _Reader(hands, [], 0)
-    for no, line in enumerate(it, 1):
+    for no, line in numbered:
         if no == 1 or "<?xml" in line:
             line = _DECLARATION.sub("", line)
         broken = reader.feed(line)
@@ -123,20 +127,24 @@ def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlI
         if broken is None:
             continue
         yield "break", broken
-        # skip to the next line that opens a hand; start a parser there
-        for no, line in enumerate(it, no + 1):  # noqa: B020 - the outer loop goes on from here
-            m = opening.search(line) if hands else None
-            if m is None:
-                continue
+        # look for the next hand's opening, from just after the break; start a parser there
+        text = line
+        while True:
+            after = len(text) if broken.column is None else broken.column + 1
+            m = opening.search(text, after) if hands else None
+            while m is None:
+                got = next(numbered, None)
+                if got is None:
+                    return
+                no, text = got
+                m = opening.search(text) if hands else None
             reader = _Reader(hands, reader.around, no - 1)
-            broken = reader.feed(line[m.start() :])
+            text = text[m.start() :]
+            broken = reader.feed(text)
             yield from reader.take()
-            if broken is not None:
-                yield "break", broken
-                continue
-            break
-        else:
-            return
+            if broken is None:
+                break
+            yield "break", broken
     broken = reader.close()
     yield from reader.take()
     if broken is not None:
@@ -181,6 +189,7 @@ class _Reader:
         parser.EndElementHandler = self._end
         parser.CharacterDataHandler = self._chars
         self.outside: list[str] | None = around if offset else None
+        self.shift = len(f"<{_ROOT}>") + sum(len(t) + 2 for t in around)  # before line 1
         parser.Parse(f"<{_ROOT}>" + "".join(f"<{t}>" for t in around), False)
 
     @property
@@ -222,7 +231,12 @@ class _Reader:
     def _broken(self, e: expat.ExpatError) -> XmlBreak:
         hand = next((x for x in reversed(self.stack) if x.tag in self.hands), None)
         line = min(e.lineno or 1, max(self.fed, 1)) + self.offset  # the end: its last line
-        return XmlBreak(line, f"XML not well-formed: {expat.ErrorString(e.code)}", hand)
+        column = None
+        if e.lineno == self.fed:  # on the line fed last
+            column = max(e.offset - (self.shift if e.lineno == 1 else 0), 0)
+        return XmlBreak(
+            line, f"XML not well-formed: {expat.ErrorString(e.code)}", hand, column=column
+        )
 
     def _line(self) -> int:
         return self.parser.CurrentLineNumber + self.offset
