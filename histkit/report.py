@@ -346,10 +346,14 @@ def _tournament_section(
         cur = None if s.currency == "(not money)" else str(s.currency)
         roi = "–" if pd.isna(s.roi) else f"{100 * s.roi:+.0f}%"
         itm = "–" if pd.isna(s.itm) else f"{100 * s.itm:.0f}%"
-        cost = _money(int(s.cost), "cent" if cur else "chip", cur)
-        net = _money(int(s.net), "cent" if cur else "chip", cur, True)
+        unit = "cent" if cur else "chip"
+        paid, cost, net = (
+            "–" if pd.isna(v) else _money(int(v), unit, cur, signed)
+            for v, signed in ((s.buy_ins, False), (s.cost, False), (s.net, True))
+        )
         out.append(
-            f"<p><b>{_e(s.currency)}</b>: {plural(int(s.tournaments), 'tournament')}, "
+            f"<p><b>{_e(s.currency)}</b>: {plural(int(s.tournaments), 'tournament')} "
+            f"(buy-ins and fees {paid}), "
             f"{int(s.ended):,} with a known finish · cost {cost} · net {net} · ROI {roi} · "
             f"in the money {itm} ({plural(int(s.cashes), 'cash', 'cashes')})</p>"
         )

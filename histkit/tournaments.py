@@ -84,16 +84,21 @@ def tournament_results(facts: pd.DataFrame) -> pd.DataFrame:
 
 def tournament_summary(results: pd.DataFrame) -> pd.DataFrame:
     """Per player and buy-in currency (tournaments of no currency apart): tournaments,
-    those with a known end, cashes, cost (buy-ins and fees), prizes and net over the ended
-    ones, ROI = net / cost, and the in-the-money rate = cashes / ended."""
-    cols = ["player", "currency", "tournaments", "ended", "cashes", "cost", "prizes", "net"]
+    `buy_ins` (the buy-ins and fees of every tournament whose header writes them, ended or
+    not), those with a known end, cashes, cost (buy-ins and fees), prizes and net over the
+    ended ones, ROI = net / cost, and the in-the-money rate = cashes / ended. With no
+    tournament ended, cost, prizes and net are unknown (NA), not 0: the buy-ins were paid,
+    what came back is not written."""
+    cols = ["player", "currency", "tournaments", "buy_ins", "ended", "cashes", "cost", "prizes"]
     if results.empty:
-        return pd.DataFrame(columns=[*cols, "roi", "itm"])
+        return pd.DataFrame(columns=[*cols, "net", "roi", "itm"])
+    entry = results["buy_in"] + results["fee"].fillna(0)
     r = results.assign(
         currency=results["currency"].fillna("(not money)"),
         ended=results["result"].notna(),
         cashed=results["result"].notna() & results["prize"].fillna(0).gt(0),
-        cost=(results["buy_in"] + results["fee"].fillna(0)).where(results["result"].notna()),
+        entry=entry,
+        cost=entry.where(results["result"].notna()),
         paid=results["prize"].where(results["result"].notna()),
     )
     g = r.groupby(["player", "currency"], sort=True)
@@ -101,12 +106,14 @@ def tournament_summary(results: pd.DataFrame) -> pd.DataFrame:
         tournaments=("tournament_id", "nunique"),
         ended=("ended", "sum"),
         cashes=("cashed", "sum"),
-        cost=("cost", "sum"),
-        prizes=("paid", "sum"),
     ).reset_index()
-    out["net"] = out["prizes"] - out["cost"]
-    for c in ("cost", "prizes", "net", "ended", "cashes"):
+    for col, of in (("buy_ins", "entry"), ("cost", "cost"), ("prizes", "paid")):
+        # min_count=1: a sum of nothing known is unknown, not 0
+        out[col] = g[of].sum(min_count=1).astype("Int64").array
+    for c in ("ended", "cashes"):
         out[c] = out[c].astype("int64")
-    out["roi"] = out["net"] / out["cost"].where(out["cost"] > 0)
+    out["net"] = out["prizes"] - out["cost"]
+    cost = out["cost"].astype("Float64")
+    out["roi"] = (out["net"].astype("Float64") / cost.where(cost > 0)).astype("float64")
     out["itm"] = out["cashes"] / out["ended"].where(out["ended"] > 0)
-    return out
+    return out[[*cols, "net", "roi", "itm"]]

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from histkit.cli import main
@@ -252,6 +253,38 @@ def test_tournament_results_and_summary(capsys: pytest.CaptureFixture[str]) -> N
     assert summary["cost"] == int((ended["buy_in"] + ended["fee"]).sum())
     rc, out, _ = run(capsys, "stats", str(TOURNAMENT), "--player", "Hero", "--tournaments")
     assert rc == 0 and "ROI" in out and "in the money" in out
+
+
+def test_a_tournament_with_no_known_finish_shows_its_buy_in_not_zero_cost(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Players whose finish no hand writes: their buy-ins and fees are known and shown; the
+    cost, prizes and net of ended tournaments are unknown ('-', null), not $0.00."""
+    results = tournament_results(seat_facts(load([TOURNAMENT])))
+    summary = tournament_summary(results).set_index("player")
+    open_ = results[results["result"].isna()].groupby("player")["tournament_id"].nunique()
+    never = [
+        p for p in open_.index if p not in set(results.loc[results["result"].notna(), "player"])
+    ]
+    assert never, "the sample has players whose finish is not written"
+    for p in never:
+        mine = results[results["player"] == p]
+        s = summary.loc[p]
+        assert s["ended"] == 0 and s["buy_ins"] == int((mine["buy_in"] + mine["fee"]).sum()) > 0
+        assert all(s[c] is pd.NA for c in ("cost", "prizes", "net"))
+    ended = summary[summary["ended"] > 0]
+    assert (ended["cost"] > 0).all() and (ended["buy_ins"] >= ended["cost"]).all()
+    rc, out, _ = run(capsys, "stats", str(TOURNAMENT), "--tournaments", "--player", never[0])
+    line = next(x for x in out.splitlines() if x.startswith(f"{never[0]}, USD:"))
+    assert "cost $0.00" not in line and "cost -, prizes -, net -" in line
+    assert f"(buy-ins and fees ${int(summary.loc[never[0], 'buy_ins']) / 100:.2f})" in line
+    rc, out, _ = run(capsys, "stats", str(TOURNAMENT), "--tournaments", "--format", "json")
+    got = {r["player"]: r for r in json.loads(out)["summary"]}
+    assert got[never[0]]["cost"] is None and got[never[0]]["buy_ins"] > 0
+    html = tmp_path / "r.html"
+    assert main(["report", str(TOURNAMENT), "--player", never[0], "-o", str(html)]) == 0
+    text = html.read_text(encoding="utf-8")
+    assert "with a known finish · cost – · net –" in text and "cost $0.00" not in text
 
 
 def _of(text: str, r: object) -> str:

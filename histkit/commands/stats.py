@@ -407,6 +407,7 @@ def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
         roi, itm = _plain(s["roi"]), _plain(s["itm"])
         out.append(
             f"{clip(str(s['player']))}, {s['currency']}: {plural(s['tournaments'], 'tournament')}"
+            f" (buy-ins and fees {money(s['buy_ins'], cur)})"
             f", {s['ended']:,} with a known finish: cost {money(s['cost'], cur)}, prizes "
             f"{money(s['prizes'], cur)}, net {money(s['net'], cur, True)}; ROI "
             f"{'-' if roi is None else f'{100 * roi:+.0f}%'}, in the money "
