@@ -206,6 +206,7 @@ class AuditReport:
                     "source": self.source_of.get(v.hand_id),
                     "seq": v.seq,
                     "caused_by": v.caused_by,
+                    "caused_by_hand": v.caused_by_hand,
                     "site": self.site_of.get(v.hand_id),
                     "source_file": self.source_file(v.hand_id),
                 }
@@ -255,11 +256,7 @@ def by_code(
     """Findings by code: those that follow from no other (`follow_ons` False) or those that
     do; errors and warnings only unless `info`."""
     return dict(
-        Counter(
-            str(v.code)
-            for v in found
-            if (v.is_error or info) and (v.caused_by is not None) == follow_ons
-        )
+        Counter(str(v.code) for v in found if (v.is_error or info) and v.is_follow_on == follow_ons)
     )
 
 

@@ -96,7 +96,8 @@ def test_audit_corpus_clean_in_every_format(tmp_path, capsys: pytest.CaptureFixt
     assert main(["audit", str(POKERSTARS), "--format", "csv"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines == [
-        "hand_id,code,severity,street,line,expected,reported,message,seq,caused_by,site,source_file"
+        "hand_id,code,severity,street,line,expected,reported,message,seq,caused_by,site,"
+        "source_file,caused_by_hand"
     ]
 
 

@@ -179,6 +179,7 @@ def test_audit_csv_neutralised_and_round_trips(hostile, tmp_path: Path) -> None:
         "caused_by",
         "site",
         "source_file",
+        "caused_by_hand",
     ]
     assert len(rows) > 2
     cells = [c for r in rows for c in r]

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 FIELDS = (
     "hand_id", "code", "severity", "street", "line", "expected", "reported", "message", "seq",
-    "caused_by", "site", "source_file",
+    "caused_by", "site", "source_file", "caused_by_hand",
 )  # fmt: skip
 
 
@@ -92,7 +92,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="text",
         help="text: a summary and each violation; json: counts, coverage and every record; "
         "csv: one row per violation (hand_id, code, severity, street, line, expected, "
-        "reported, message, seq, caused_by, site, source_file: the file the line is in), "
+        "reported, message, seq, caused_by, site, source_file: the file the line is in, "
+        "caused_by_hand: the damaged hand before it a stack error follows from), "
         "a text cell that begins with = + - @ tab or CR getting a "
         "leading apostrophe so a spreadsheet shows it as text (default text)",
     )
@@ -271,6 +272,7 @@ def _csv(report: AuditReport, violations: tuple[Violation, ...]) -> str:
                 "" if v.caused_by is None else v.caused_by,
                 report.site_of.get(v.hand_id, ""),
                 report.source_file(v.hand_id) or "",
+                v.caused_by_hand or "",
             ]
         )
     return buf.getvalue()
@@ -305,7 +307,7 @@ def _verdict(report: AuditReport, profile: str) -> str:
     parts = []
     if errors:
         hands = len({v.hand_id for v in errors})
-        roots = [v for v in errors if v.caused_by is None]
+        roots = [v for v in errors if not v.is_follow_on]
         codes = ", ".join(f"{c} {n}" for c, n in Counter(str(v.code) for v in roots).most_common())
         found = f"{plural(len(errors), 'violation')} in {plural(hands, 'hand')}"
         if len(roots) < len(errors):  # say how many problems the findings come to
@@ -313,6 +315,9 @@ def _verdict(report: AuditReport, profile: str) -> str:
                 f": {plural(len(roots), 'problem')} and "
                 f"{plural(len(errors) - len(roots), 'follow-on finding')}"
             )
+            after = sum(1 for v in errors if v.caused_by_hand is not None)
+            if after:  # the stacks a damaged hand left to the next at its table
+                found += f", {after:,} of them in the next hand, off a damaged hand's stacks"
         parts.append(f"{found} ({codes})")
     if report.rejected:
         parts.append(f"{plural(len(report.rejected), 'hand')} rejected by the parser")
@@ -330,7 +335,7 @@ def _text(
     for hand_id, group in groupby(shown, key=lambda v: v.hand_id):
         vs = list(group)
         roots = sum(1 for v in vs if v.is_root)
-        follow = [v for v in vs if v.caused_by is not None]
+        follow = [v for v in vs if v.is_follow_on]
         counts = (
             f": {plural(roots, 'problem')}, {plural(len(follow), 'follow-on finding')}"
             if follow
@@ -339,11 +344,13 @@ def _text(
         out.append(f"Hand #{hand_id}  ({report.source_of.get(hand_id, '?')}){counts}")
         under: dict[int, list[Violation]] = {}
         for v in follow:
-            under.setdefault(v.caused_by, []).append(v)  # type: ignore[arg-type]
+            if v.caused_by is not None:
+                under.setdefault(v.caused_by, []).append(v)
         for v in vs:
             if v.caused_by is not None and v.caused_by in {x.seq for x in vs}:
                 continue  # listed under the finding it follows from
-            out += _finding(v, "  ")
+            # a stack error after a damaged hand follows from that hand (its message says so)
+            out += _finding(v, "  " if v.caused_by_hand is None else "  -> ")
             for w in under.get(v.seq, ()) if v.seq is not None else ():
                 out += _finding(w, "    -> ")
         out.append("")

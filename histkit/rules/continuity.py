@@ -12,6 +12,13 @@ file that is a selection of hands): that is one info record, not an error per pl
 A hand the parser rejected between two hands of a file was played all the same: their
 stacks are not compared, and where they differ the later hand says why, in one info
 record, instead of reporting unexplained chips.
+
+A hand whose own record is damaged in its chips (a line left out, written twice or out of
+place: a finding about the betting, the pots or the awards that follows from no other)
+ends with stacks the replay cannot vouch for, so the next hand at the table starts off
+them. Its stack errors are still reported, but as follow-on findings of that hand
+(`Violation.caused_by_hand`), as a finding inside a hand follows from its root cause: the
+clean neighbour shows no problem of its own.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from histkit.model import Game, Hand, NoteKind, TableNote, Unit
+from histkit.rules.causes import BETTING, POT
 from histkit.rules.profile import RuleProfile
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity, Violation, money
@@ -27,6 +35,8 @@ from histkit.rules.violations import Code, Severity, Violation, money
 __all__ = ["StackRecord", "check_continuity", "stack_record"]
 
 _EXCUSES = (NoteKind.JOIN, NoteKind.LEAVE, NoteKind.REMOVED, NoteKind.FINISHED)
+#: findings about a hand's chips: a root cause among them leaves its final stacks in doubt
+_CHIPS = BETTING | POT | {Code.UNKNOWN_PLAYER}
 
 
 class StackRecord(NamedTuple):
@@ -47,6 +57,7 @@ class StackRecord(NamedTuple):
     final: tuple[tuple[str, int], ...]  # player, ending stack
     noted: frozenset[str]  # players who joined, left, were removed or finished here
     table_hand: int | None = None  # the table's own hand count (`Hand.table_hand`)
+    damaged: tuple[str, int] | None = None  # its first root cause about chips: code, line
 
 
 def stack_record(rp: Replay) -> StackRecord:
@@ -74,7 +85,17 @@ def stack_record(rp: Replay) -> StackRecord:
         final=rp.final_stacks,
         noted=noted,
         table_hand=h.table_hand,
+        damaged=_damage(rp),
     )
+
+
+def _damage(rp: Replay) -> tuple[str, int] | None:
+    """The hand's first root cause about chips (its code and line), None when its record
+    of them is sound: what the next hand's stack errors follow from."""
+    for v in rp.violations:
+        if v.is_root and v.code in _CHIPS:
+            return str(v.code), v.line
+    return None
 
 
 def check_continuity(
@@ -198,6 +219,7 @@ def _compare(prev: StackRecord, cur: StackRecord) -> list[Violation]:
             # a cash player may add chips between hands, and no site writes it: said (info),
             # not called a fault; chips that vanish are one
             topup = diff > 0 and cur.unit is Unit.CENT
+            after = None if topup or prev.damaged is None else prev.hand_id
             out.append(
                 Violation(
                     code=Code.STACK_CONTINUITY,
@@ -213,7 +235,18 @@ def _compare(prev: StackRecord, cur: StackRecord) -> list[Violation]:
                         f"{money(ends[p], cur.unit)} ({'+' if diff > 0 else '-'}"
                         f"{money(abs(diff), cur.unit)} unexplained"
                         + (", perhaps chips added between hands)." if topup else ").")
+                        + ("" if after is None else _after_damaged(prev))
                     ),
+                    caused_by_hand=after,
                 )
             )
     return out
+
+
+def _after_damaged(prev: StackRecord) -> str:
+    """What a stack error says when the hand before it is damaged: that it follows from it."""
+    code, line = prev.damaged or ("?", 0)
+    return (
+        f" It follows from hand {prev.hand_id}, whose record is damaged ({code} at line "
+        f"{line}), so the stacks it ends with are in doubt."
+    )

@@ -63,7 +63,9 @@ class Violation:
     """One finding. `expected`/`reported` are plain values (ints in minor units or text).
     `seq`: its position among its hand's findings (None for a finding across hands, such
     as stack continuity); `caused_by`: the `seq` of the finding of the same hand this one
-    follows from (`rules/causes.py`), None for a root cause and for what no rule links."""
+    follows from (`rules/causes.py`), None for a root cause and for what no rule links;
+    `caused_by_hand`: for a finding across hands, the id of the earlier hand at the table
+    whose damaged record it follows from (`rules/continuity.py`), None otherwise."""
 
     code: Code
     severity: Severity
@@ -75,15 +77,21 @@ class Violation:
     message: str
     seq: int | None = None
     caused_by: int | None = None
+    caused_by_hand: str | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity is not Severity.INFO
 
     @property
+    def is_follow_on(self) -> bool:
+        """It follows from another finding: of its own hand, or of a damaged hand before it."""
+        return self.caused_by is not None or self.caused_by_hand is not None
+
+    @property
     def is_root(self) -> bool:
         """A fault found on its own: an error or warning that follows from no other."""
-        return self.caused_by is None and self.severity is not Severity.INFO
+        return not self.is_follow_on and self.severity is not Severity.INFO
 
 
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}

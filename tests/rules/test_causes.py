@@ -184,3 +184,84 @@ def test_the_violations_table_and_a_stored_audit_keep_the_links(
     assert sum(report.follow_on_by_code.values()) == sum(
         1 for r in v if r["caused_by"] is not None and r["severity"] != "info"
     )
+
+
+# ------------------------------------------------------------------ across hands (item 8)
+
+
+def _session(tournament: bool) -> list[str]:
+    """A simulated session at one table, each hand's text."""
+    hands = simulate("stud", 12, players=5, seed=7, tournament=tournament)
+    return [write_hand(h) for h in hands]
+
+
+def _damaged(texts: list[str], n: int, i: int, how: str) -> str:
+    """The session with line `i` of hand `n` deleted, written twice, or swapped with the
+    next line."""
+    lines = texts[n].split("\n")
+    if how == "delete":
+        lines = lines[:i] + lines[i + 1 :]
+    elif how == "duplicate":
+        lines = lines[: i + 1] + lines[i:]
+    else:
+        lines = [*lines[:i], lines[i + 1], lines[i], *lines[i + 2 :]]
+    return "\n\n\n".join([*texts[:n], "\n".join(lines), *texts[n + 1 :]])
+
+
+@pytest.mark.parametrize("tournament", [False, True], ids=["cash", "tournament"])
+def test_a_damaged_hand_leaves_its_neighbours_clean(tournament: bool) -> None:
+    """Every line of a hand deleted, written twice or swapped with the next: the next hand
+    at the table starts off stacks the damaged record got wrong, and its stack errors
+    follow from that hand (`caused_by_hand`), as a finding inside a hand follows from its
+    root: no other hand has a problem of its own."""
+    from histkit.audit import audit
+
+    texts = _session(tournament)
+    ids = [h.hand_id for h in parse_text("\n\n\n".join(texts)) if isinstance(h, Hand)]
+    assert len(ids) == 12
+    n = 5
+    linked = {"delete": 0, "duplicate": 0, "swap": 0}
+    for how in linked:
+        for i in range(1, len(texts[n].split("\n")) - 1):
+            report = audit(parse_text(_damaged(texts, n, i, how)))
+            for v in report.errors:
+                where = (how, i, v.message)
+                if v.hand_id == ids[n + 1]:
+                    assert v.code is Code.STACK_CONTINUITY and v.caused_by_hand == ids[n], where
+                    assert not v.is_root and ids[n] in v.message and "damaged" in v.message
+                else:
+                    assert v.hand_id == ids[n], where  # the damaged hand itself
+            linked[how] += any(v.caused_by_hand for v in report.errors)
+            assert not any(v.is_root for v in report.errors if v.hand_id != ids[n])
+    # a line left out or written twice moves chips often enough to be seen
+    assert linked["delete"] >= 5 and linked["duplicate"] >= 1, linked
+
+
+def test_the_audit_says_a_neighbours_stack_errors_follow_from_the_damaged_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = _session(False)
+    lines = texts[2].split("\n")
+    ante = next(i for i, line in enumerate(lines) if ": posts the ante" in line)
+    path = tmp_path / "damaged.txt"
+    path.write_text(_damaged(texts, 2, ante, "delete"), encoding="utf-8")
+    ids = [h.hand_id for h in parse_text(path.read_text(encoding="utf-8")) if isinstance(h, Hand)]
+
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"Hand #{ids[3]}" in out and ": 0 problems, 1 follow-on finding" in out
+    assert "  -> [error] STACK_CONTINUITY" in out
+    assert f"It follows from hand {ids[2]}, whose record is damaged (ANTE at line" in out
+    verdict = out.splitlines()[-1]
+    assert "1 problem and 3 follow-on findings" in verdict
+    assert "1 of them in the next hand, off a damaged hand's stacks (ANTE 1)" in verdict
+
+    assert main(["audit", str(path), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    (across,) = [v for v in report["violations"] if v["caused_by_hand"] is not None]
+    assert (across["hand_id"], across["caused_by_hand"]) == (ids[3], ids[2])
+    assert "STACK_CONTINUITY" not in report["by_code"]
+    assert report["follow_on_by_code"]["STACK_CONTINUITY"] == 1
+    assert main(["audit", str(path), "--format", "csv"]) == 1
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["caused_by_hand"] for r in rows if r["hand_id"] == ids[3]] == [ids[2]]
