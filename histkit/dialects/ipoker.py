@@ -8,15 +8,17 @@ known from FPDB's iPokerToFpdb.py and the format's other files; H histkit's own.
 - Session `<general>` (R): `<gametype>` "7 Card Stud Hi-Lo L €0.05/€0.10" (cash: game,
   limit, small/big bet) or "7 Card Stud L" (the sit & go: no stakes); `<tablename>`,
   `<tablecurrency>` (R), `<nickname>` (the hero, R), tournament fields `<tournamentname>`,
-  `<buyin>` (R), `<tournamentcode>` (K). Games: "7 Card Stud L" and "7 Card Stud Hi-Lo L"
-  (R), "7 Card Stud Hi/Lo L", "Razz L" (K); any other ("5 Card Stud L", R; hold'em, no-limit
-  stud) is skipped by name. An "Ante X" after the stakes (K) is not read.
+  `<buyin>` (R), `<tournamentcode>` (K); `<place>` and `<win>` (R), the hero's finish and
+  prize, a FINISHED note in the session's last hand. Games: "7 Card Stud L" and "7 Card
+  Stud Hi-Lo L" (R), "7 Card Stud Hi/Lo L", "Razz L" (K); any other ("5 Card Stud L", R;
+  hold'em, no-limit stud) is skipped by name. An "Ante X" after the stakes (K) is not read.
 - Money (R): "€0.05", "€1" (whole euros, no decimals), "€0"; chips "1,440". The file says
   UTF-8 and writes "€" in cp1252 (the reading layer decodes each line either way). Unit CENT
   when amounts carry a symbol ($ € £), else CHIP; currency from the symbol (the EUR file's
   `<currency>` says USD: it is the account's, not the table's).
 - Each `<game gamecode=ID>` (R): `<startdate>` "2014-05-10 18:02:19" (no zone written:
-  `started_at` is None, `local_time` the text); `<player seat name chips win bet .../>`:
+  `started_at` read as UTC, as FPDB does, K; `local_time` the text);
+  `<player seat name chips win bet .../>`:
   chips = starting stack, bet = all the player put in, win = all they took, an uncalled bet
   returned included in both (R: 0.05 bet on 4th, nobody calls, win 0.17 = the whole pot).
 - `<round no=N>` (R): 0 antes, 1 (blinds) empty, 2..6 = 3rd..7th street, each with
@@ -80,11 +82,11 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from histkit.cards import Card, parse_card
-from histkit.dialects.builder import HandError, LineReader
+from histkit.dialects.builder import HandError, LineReader, utc_start
 from histkit.dialects.sink import UP3
 from histkit.dialects.xmlbase import XmlDialect
 from histkit.model import (
@@ -96,6 +98,7 @@ from histkit.model import (
     PotKind,
     SeatOutcome,
     Street,
+    TableNote,
     Unit,
 )
 from histkit.reading.split import HandBlock, ParseIssue
@@ -251,6 +254,13 @@ class IPoker(XmlDialect):
         "RAZZ LIMIT": Game.RAZZ,
     }
     currency_symbols: ClassVar[Mapping[str, str]] = {"€": "EUR", "$": "USD", "£": "GBP"}
+    # no zone is written: UTC assumed, as FPDB reads it (K)
+    reference_zone = "UTC"
+    time_zones: ClassVar[Mapping[str, str]] = {"UTC": "UTC"}
+    # the session header's <place> and <win> (R), made a note of the hero's last hand
+    finish_lines = (
+        (re.compile(r"^<place>(?P<place>\d+)</place>(?:<win>(?P<prize>[^<]+)</win>)?$"), None),
+    )
     hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})
     street_words: ClassVar[Mapping[str, Street]] = {
         "third street": Street.THIRD,
@@ -292,6 +302,10 @@ class IPoker(XmlDialect):
         state = _File()
         queue: deque[Hand | ParseIssue | _Read] = deque()
         seen = False
+        # the session's finish for the hero (<place>, <win>), kept back with the session's
+        # latest hand (by id) until the next hand or the session's end shows it was the last
+        finish: TableNote | None = None
+        last: str | None = None
         for kind, elem in iter_xml_items(lines, self.hand_tags):
             if isinstance(elem, XmlBreak):
                 issue = self.broken(elem, source, seen=seen)
@@ -300,6 +314,9 @@ class IPoker(XmlDialect):
                     queue.append(issue)
                 continue
             if kind == "context":
+                if elem.tag == "general":  # a new session: the last one's last hand is known
+                    yield from _flush(queue, source, finish, last)
+                    finish, last = _session_finish(elem), None
                 context[elem.tag] = elem
                 continue
             seen = True
@@ -315,10 +332,13 @@ class IPoker(XmlDialect):
                     elif not _same(item.level, level):
                         queue[i] = _issue(item, source)
             queue.append(got)
+            if finish is not None and isinstance(got, (_Read, Hand)):
+                last = got.head["hand_id"] if isinstance(got, _Read) else got.hand_id
             while queue and not isinstance(queue[0], _Read):
+                if finish is not None and isinstance(queue[0], Hand) and queue[0].hand_id == last:
+                    break  # perhaps the hero's last hand: held until the next one
                 yield queue.popleft()  # type: ignore[misc]
-        for item in queue:
-            yield _issue(item, source)
+        yield from _flush(queue, source, finish, last)
         if not seen:
             yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
 
@@ -381,13 +401,14 @@ class IPoker(XmlDialect):
                 (c for s, c in self.currency_symbols.items() if s in money_text),
                 general.findtext("tablecurrency") or None,
             )
+        start = g.findtext("startdate") or general.findtext("startdate") or None
         head: dict[str, Any] = {
             "hand_id": hand_id,
             "game": game,
             "unit": r.unit,
             "currency": currency,
-            "started_at": None,
-            "local_time": g.findtext("startdate") or general.findtext("startdate") or None,
+            "started_at": _started(self, start),
+            "local_time": start,
             "tournament_id": tid,
             "buy_in": (general.findtext("buyin") or None) if tournament else None,
             "table": table,
@@ -595,6 +616,47 @@ def _level_of(hand: Hand) -> Level:
 def _same(a: Level, b: Level) -> bool:
     """Two hands of one level: the same ante, and the same bring-in where both post one."""
     return a[0] == b[0] and (a[1] == b[1] or a[1] is None or b[1] is None)
+
+
+_START = re.compile(r"(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)$")
+
+
+def _started(d: IPoker, text: str | None) -> Any:
+    """The start in UTC of a `YYYY-MM-DD HH:MM:SS` start time (R; no zone written, UTC
+    assumed as FPDB does); None for the other forms, kept as text only."""
+    m = _START.match(text.strip()) if text else None
+    return utc_start(d, [(m[1], m[2], d.reference_zone)]) if m else None
+
+
+def _session_finish(general: XmlElement) -> TableNote | None:
+    """The hero's finish the session header writes (<place>, and <win> the prize, R), as
+    a note in the site's own words; None when it writes no place (a cash session, or
+    "N/A", K) or names no hero."""
+    place, hero = general.find("place"), general.findtext("nickname")
+    if place is None or not place.text.strip().isdigit() or not hero:
+        return None
+    text = f"<place>{place.text.strip()}</place>"
+    win = (general.findtext("win") or "").strip()
+    if win:
+        text += f"<win>{win}</win>"
+    return TableNote(NoteKind.FINISHED, hero, text, place.line)
+
+
+def _flush(
+    queue: deque[Hand | ParseIssue | _Read], source: str, finish: TableNote | None, last: str | None
+) -> Iterator[Hand | ParseIssue]:
+    """Everything queued, in order, the session's finish noted in its last hand (`last`)
+    when the hero sat in it: the hand in which the file says where he finished."""
+    while queue:
+        item = _issue(queue.popleft(), source)
+        if (
+            finish is not None
+            and isinstance(item, Hand)
+            and item.hand_id == last
+            and any(s.player == finish.player for s in item.seats)
+        ):
+            item = replace(item, events=(*item.events, finish))
+        yield item
 
 
 def _untold(level: Level) -> str:

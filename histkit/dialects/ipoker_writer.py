@@ -27,6 +27,8 @@ than the XML carries (tests/dialects/test_ipoker.py checks them):
   the bets), per-pot and hi/lo collects (one `win` per player), descriptions, notes, the
   level, the table size, the time zone (`<startdate>` is the hand's own iPoker date text,
   else its start in UTC).
+- The hero's finish: a session's `<place>` and `<win>` (R) from a FINISHED note of the
+  hero in iPoker's own words (the reader makes one of them); other notes are not written.
 """
 
 from __future__ import annotations
@@ -43,10 +45,12 @@ from histkit.model import (
     Deal,
     Game,
     Hand,
+    NoteKind,
     SeatOutcome,
     Show,
     Street,
     StreetStart,
+    TableNote,
     UncalledBet,
     Unit,
 )
@@ -96,6 +100,20 @@ def _date(h: Hand) -> str:
     return h.started_at.strftime("%Y-%m-%d %H:%M:%S") if h.started_at else ""
 
 
+_FINISH = re.compile(r"^<place>(\d+)</place>(?:<win>([^<]+)</win>)?$")
+
+
+def _finish(hands: Iterable[Hand], hero: str | None) -> tuple[str, str | None] | None:
+    """The hero's place and prize as written, from a FINISHED note in iPoker's words."""
+    for h in hands:
+        for e in h.events:
+            if type(e) is TableNote and e.kind is NoteKind.FINISHED and e.player == hero:
+                m = _FINISH.match(e.text)
+                if m is not None:
+                    return m[1], m[2]
+    return None
+
+
 def _head(h: Hand, hands: list[Hand] | None, nl: str) -> str:
     """The session's start: declaration, `<session>` and its `<general>`."""
     money = lambda x: format_amount(x, h.unit, h.currency)  # noqa: E731
@@ -124,6 +142,12 @@ def _head(h: Hand, hands: list[Hand] | None, nl: str) -> str:
         rows.append(f"    <tournamentcode>{escape(h.tournament_id)}</tournamentcode>")
         if h.buy_in:
             rows.append(f"    <buyin>{escape(h.buy_in)}</buyin>")
+        finish = _finish(hands or (), h.hero)
+        if finish is not None:
+            place, win = finish
+            rows.append(f"    <place>{place}</place>")
+            if win is not None:
+                rows.append(f"    <win>{escape(win)}</win>")
     rows.append("  </general>")
     return nl.join(rows) + nl
 

@@ -6,10 +6,12 @@ a long session parses in flat memory."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import subprocess
 import sys
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -156,7 +158,7 @@ def test_corpus_headers(corpus: list[Hand | ParseIssue]) -> None:
         "Beignon, 826907366",
         "Hero",
         "2014-05-10 18:02:19",
-        None,  # no zone written
+        datetime(2014, 5, 10, 18, 2, 19, tzinfo=UTC),  # no zone written: UTC, as FPDB
     )
     assert (sng.unit, sng.currency, sng.tournament_id, sng.buy_in, sng.hero) == (
         Unit.CHIP,
@@ -170,6 +172,70 @@ def test_corpus_headers(corpus: list[Hand | ParseIssue]) -> None:
         (2, "Player20", 1405),
         (4, "Player11", 1500),
     ]
+
+
+@needs_ipoker
+def test_corpus_dates_and_the_sit_and_go_finish(
+    corpus: list[Hand | ParseIssue], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every hand dated (its <startdate>, UTC); the session header's <place> and <win> are
+    the hero's finish, noted in his last hand only, and the tournament's result."""
+    hands = [h for h in corpus if isinstance(h, Hand)]
+    assert len(hands) == 122 and all(h.started_at is not None for h in hands)
+    for h in hands:
+        assert h.started_at is not None and h.local_time is not None
+        assert h.started_at.strftime("%Y-%m-%d %H:%M:%S") == h.local_time
+    sng = [h for h in hands if h.source.file == str(SNG)]
+    notes = [
+        (h.hand_id, e)
+        for h in hands
+        for e in h.events
+        if isinstance(e, TableNote) and e.kind is NoteKind.FINISHED
+    ]
+    assert [(hid, e.player, e.text) for hid, e in notes] == [
+        (sng[-1].hand_id, "Player11", "<place>5</place><win>$16.40</win>")
+    ]
+    assert IPoker().finish(notes[0][1].text) == (5, "$16.40")
+    assert main(["stats", str(SNG), "--tournaments", "--format", "json", "-q"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    (mine,) = [r for r in got["tournaments"] if r["player"] == "Player11"]
+    assert (mine["place"], mine["prize"], mine["buy_in"], mine["fee"]) == (5, 1640, 500, 50)
+    assert mine["result"] == 1640 - 550 and mine["first"].startswith("2012-03-19T20:46")
+    assert all(r["place"] is None for r in got["tournaments"] if r["player"] != "Player11")
+
+
+def test_a_session_finish_goes_to_its_last_hand_only() -> None:
+    """<place> and <win> in the header: a note in the session's last hand, whichever hand
+    comes last; none for a cash session, a place of "N/A", or a last hand without the hero."""
+    two = session(rnd(0, xa("1 Ann 15 0.01; 2 Bob 15 0.01")), extra="").replace(
+        "</game>\n</session>",
+        "</game>\n"
+        + session(rnd(0, xa("1 Ann 15 0.01; 2 Bob 15 0.01")), gamecode="101")
+        .split("</general>\n", 1)[1]
+        .removesuffix("</session>\n")
+        + "</session>",
+    )
+    tour = (
+        "<tournamentname>T</tournamentname><place>3</place><buyin>€1+€0.10</buyin> <win>€2</win>}"
+    )
+    got = [h for h in read(two.replace("<nickname>", tour + "\n<nickname>"))]
+    assert [h.hand_id for h in got if isinstance(h, Hand)] == ["100", "101"]
+    finished = [
+        [e.text for e in h.events if isinstance(e, TableNote) and e.kind is NoteKind.FINISHED]
+        for h in got
+        if isinstance(h, Hand)
+    ]
+    assert finished == [[], ["<place>3</place><win>€2</win>"]]
+    for other in ("<place>N/A</place>", ""):
+        plain = read(
+            two.replace("<nickname>", f"<tournamentname>T</tournamentname>{other}\n<nickname>")
+        )
+        assert not any(
+            isinstance(e, TableNote) and e.kind is NoteKind.FINISHED
+            for h in plain
+            if isinstance(h, Hand)
+            for e in h.events
+        )
 
 
 @needs_ipoker
