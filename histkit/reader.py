@@ -579,7 +579,12 @@ def _xml_damage(
         held = item
     if held is not None:
         yield from _xml_judged(held, None, damage, source)
-    yield from (ParseIssue(source, d.line, d.column, None, "rejected", d.reason) for d in damage)
+    yield from (_outside(source, d) for d in damage)
+
+
+def _outside(source: str, d: Damage) -> ParseIssue:
+    """Damage outside every hand of an XML file: reported, no hand's."""
+    return ParseIssue(source, d.line, d.column, None, "rejected", d.reason, about_hand=False)
 
 
 def _first_line(item: Hand | ParseIssue) -> int | None:
@@ -599,7 +604,7 @@ def _xml_judged(
     left: list[Damage] = []
     for d in damage:
         if d.line < start:
-            yield ParseIssue(source, d.line, d.column, None, "rejected", d.reason)
+            yield _outside(source, d)
         elif end is None or d.line < end:
             hit = hit or d
         else:
@@ -692,6 +697,7 @@ def _junk_issue(
         None,
         "rejected",
         f"text that is not part of any hand ({lines}), starting {clip_line(first.lines[0])}" + why,
+        about_hand=False,
     )
 
 
@@ -732,5 +738,9 @@ def parse_text(
         )
     )
     if not items:
-        items.append(ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it"))
+        items.append(
+            ParseIssue(
+                source, None, None, None, "rejected", "empty file: no hands in it", about_hand=False
+            )
+        )
     return items

@@ -6,8 +6,10 @@ insertions of NUL and control bytes, truncation, huge and malformed amounts, odd
 checks: reading does not raise; every hand outside the damaged one and its two neighbours
 (a deleted first line merges a hand into the one before it) parses to the same `Hand` and
 replays to the same violations as in the unmutated file, line numbers apart; every issue the
-mutation adds lies in that stretch; and `histkit parse` / `histkit audit` exit 0, 1 or 2.
-The run is bounded (about a minute on a 2-core machine) by the number of cases.
+mutation adds lies in that stretch; every hand is accounted for once (hands read + skipped +
+rejected = the hand starts in the mutated input); and `histkit parse` / `histkit audit`
+exit 0, 1 or 2. The run is bounded (about a minute on a 2-core machine) by the number of
+cases. The accounting alone is also checked over mutations of every real file.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from typing import Any
 import pytest
 
 from histkit.cli import main
+from histkit.dialects import detector
 from histkit.model import Hand
 from histkit.reader import ParseIssue, iter_hands
+from histkit.reading.split import file_lines
 from histkit.rules import replay
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "hands"
@@ -42,6 +46,7 @@ SIMULATED = [
 CASES = int(os.environ.get("HISTKIT_FUZZ_CASES", "400"))  # ~40 s with the CLI runs below
 SEED = int(os.environ.get("HISTKIT_FUZZ_SEED", "20261201"))  # another seed explores further
 CLI_EVERY = 8  # one in this many cases also runs the commands
+ACCOUNTING_CASES = int(os.environ.get("HISTKIT_FUZZ_ACCOUNTING", "12"))  # per real file
 
 
 @pytest.fixture(scope="module")
@@ -124,6 +129,44 @@ def _signature(hand: Hand) -> tuple[Any, Any]:
     base = hand.source.line
     violations = tuple(_relative(v, base) for v in replay(hand).violations)
     return _relative(hand, base), violations
+
+
+# --- every hand accounted for ---------------------------------------------------------------
+
+_XML_HAND = re.compile(r"<game[\s/>]")  # iPoker's and Merge's hand element
+
+
+def _hand_starts(path: Path) -> list[str]:
+    """The lines where a hand starts in a file, found apart from the reader's splitting: a
+    line of text that starts like any site's hand header, or each opening of an XML hand
+    element (the same line once per opening)."""
+    with path.open("rb") as f:
+        lines = [str(x) for x in file_lines(f)]
+    if lines:
+        lines[0] = lines[0].removeprefix("\ufeff")
+    if any(x.strip() for x in lines) and next(x for x in lines if x.strip()).lstrip().startswith(
+        "<"
+    ):
+        return [x for x in lines for _ in _XML_HAND.finditer(x)]
+    prefixes = detector().prefixes
+    return [x for x in lines if x.startswith(prefixes)]
+
+
+def _accounting(path: Path, hands: list[Hand], issues: list[ParseIssue]) -> str | None:
+    """What is wrong with the accounting of a file's hands, if anything: each hand start
+    is one hand read, or one skipped or rejected issue about a hand (not text between
+    hands); a hand id both read and in an issue is two starts of that id."""
+    starts = _hand_starts(path)
+    about = [i for i in issues if i.kind in ("skipped", "rejected") and i.about_hand]
+    if len(hands) + len(about) != len(starts):
+        return (
+            f"{len(starts)} hand starts, {len(hands)} hands read and {len(about)} skipped or "
+            f"rejected: {[(i.line, i.hand_id, i.reason[:60]) for i in issues][:4]}"
+        )
+    read = {h.hand_id for h in hands}
+    twice = {i.hand_id for i in about if i.hand_id in read}
+    once = [x for x in twice if sum(x in s for s in starts) < 2]
+    return f"hands both read and rejected: {once[:3]}" if once else None
 
 
 # --- mutations ---------------------------------------------------------------------------
@@ -209,6 +252,8 @@ def test_one_mutation_never_costs_the_untouched_hands(
         except Exception as e:  # noqa: BLE001 - the property: reading never raises
             failures.append(f"{where}: reading raised {e!r}")
             continue
+        if (wrong := _accounting(target, got_hands, got_issues)) is not None:
+            failures.append(f"{where}: {wrong}")
         touched = {_key(h) for h in hands[k - 1 : k + 2]}
         by_key: dict[str, list[Hand]] = {}
         for h in got_hands:
@@ -249,4 +294,42 @@ def test_one_mutation_never_costs_the_untouched_hands(
                     continue
                 if code not in (0, 1, 2):
                     failures.append(f"{where}: {args[0]} exit {code}")
+    assert not failures, "\n".join(failures[:40])
+
+
+def _every_real_file() -> list[Path]:
+    if not SHARED.is_dir():
+        return []
+    return sorted(f for f in SHARED.rglob("*") if f.is_file() and f.name != "README.md")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the real hand histories (../shared) are absent")
+def test_every_hand_is_accounted_for_once(tmp_path: Path) -> None:
+    """Over every real file as it is and seeded mutations of each: hands read + skipped +
+    rejected = hand starts in the input, each hand in exactly one (a damaged line that
+    glues two hands' lines, an XML break in a start tag or outside any hand, a Merge
+    element that breaks after its hand was read: each lost a hand, or counted one twice
+    or a non-hand as a rejected hand)."""
+    rng = random.Random(SEED + 28)
+    failures: list[str] = []
+    for path in _every_real_file():
+        hands, issues = _read(path)
+        if (wrong := _accounting(path, hands, issues)) is not None:
+            failures.append(f"{path.name} as it is: {wrong}")
+        lines = _file_lines(path)
+        for case in range(ACCOUNTING_CASES):
+            first = rng.randrange(len(lines))
+            end = min(len(lines), first + rng.randrange(1, 40))
+            mutated, kind = _mutate(lines[first:end], rng)
+            target = tmp_path / f"{path.stem}-{case}{path.suffix}"
+            target.write_bytes(b"".join(lines[:first] + mutated + lines[end:]))
+            try:
+                got = _read(target)
+            except Exception as e:  # noqa: BLE001 - the property: reading never raises
+                failures.append(f"{target.name}: {kind} at line {first + 1}: raised {e!r}")
+                continue
+            if (wrong := _accounting(target, *got)) is not None:
+                failures.append(f"{target.name}: {kind} at line {first + 1}: {wrong}")
+            target.unlink()
     assert not failures, "\n".join(failures[:40])

@@ -444,3 +444,61 @@ def test_the_hand_opening_on_a_broken_hands_last_line_is_read(
     got, issues = _read(path)
     assert [h.hand_id for h in got] == [x for i, x in enumerate(ids) if i != broken]
     assert [(i.hand_id, i.kind) for i in issues] == [(ids[broken], "rejected")]
+
+
+def _lines_of(source: Path) -> tuple[list[str], list[int], list[str]]:
+    """A file's lines, where its hand elements start, and the hands' ids."""
+    lines = source.read_text(encoding="utf-8").split("\n")
+    starts = [i for i, x in enumerate(lines) if x.startswith("<game ")]
+    return lines, starts, [lines[s].split('"')[1] for s in starts]
+
+
+def test_merge_xml_broken_after_a_hand_was_read_is_no_hands_rejection(
+    xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """A broken line after a Merge hand's end, before the next element, rejected the hand
+    by its id although it was read: the hand was in both the hands and the errors."""
+    lines, starts, ids = _lines_of(xml_files["merge"])
+    end = lines.index("</game>", starts[1])
+    lines.insert(end + 1, "</game>")
+    path = tmp_path / "after.xml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    got, issues = _read(path)
+    assert [h.hand_id for h in got] == ids
+    assert [(i.line, i.hand_id, i.about_hand) for i in issues] == [(end + 2, None, False)]
+
+
+@pytest.mark.parametrize("site", ["merge", "ipoker"])
+def test_a_line_cut_short_and_glued_to_the_next_hand_loses_only_its_own(
+    site: str, xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """A line of hand 2 cut short runs into hand 3's first line: hand 3 was taken into
+    hand 2's element (Merge) and lost; now hand 2 is rejected and hand 3 read."""
+    lines, starts, ids = _lines_of(xml_files[site])
+    at = starts[1] + 3
+    lines[at : starts[2] + 1] = [lines[at][: len(lines[at]) // 2] + lines[starts[2]]]
+    path = tmp_path / "glued.xml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    got, issues = _read(path)
+    assert [h.hand_id for h in got] == [ids[0], ids[2]]
+    assert [(i.hand_id, i.kind, i.about_hand) for i in issues] == [(ids[1], "rejected", True)]
+
+
+@pytest.mark.parametrize("cut", ["middle", "end"])
+def test_a_broken_hand_start_tag_is_a_rejected_hand(
+    cut: str, xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """XML broken inside a hand's start tag (its element never started) was reported as
+    a break outside any hand, or not at all at the end of a file: a hand start in neither
+    the hands nor the hands rejected."""
+    lines, starts, ids = _lines_of(xml_files["ipoker"])
+    if cut == "middle":
+        lines[starts[1]] = lines[starts[1]][:20] + ">"  # '<game gamecode="2246>'
+    else:
+        lines[starts[2] :] = [lines[starts[2]][:20]]
+    path = tmp_path / "tag.xml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    got, issues = _read(path)
+    assert [h.hand_id for h in got] == ([ids[0], ids[2]] if cut == "middle" else ids[:2])
+    assert [(i.kind, i.about_hand) for i in issues] == [("rejected", True)]
+    assert issues[0].reason.startswith("hand not read: ")

@@ -95,7 +95,9 @@ def test_parse_text_api() -> None:
     assert hand.source.file == "clip.txt" and hand.source.line == 1
     assert items[1].source.line == 52  # type: ignore[union-attr]
     assert parse_text("", source="e") == [
-        ParseIssue("e", None, None, None, "rejected", "empty file: no hands in it")
+        ParseIssue(
+            "e", None, None, None, "rejected", "empty file: no hands in it", about_hand=False
+        )
     ]
 
 

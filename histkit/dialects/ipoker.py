@@ -340,7 +340,9 @@ class IPoker(XmlDialect):
                 yield queue.popleft()  # type: ignore[misc]
         yield from _flush(queue, source, finish, last)
         if not seen:
-            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+            yield ParseIssue(
+                source, None, None, None, "rejected", "empty file: no hands in it", about_hand=False
+            )
 
     def _one(
         self, elem: XmlElement, context: dict[str, XmlElement], source: str, state: _File

@@ -574,7 +574,7 @@ class Merge(XmlDialect):
         chunk: list[str] = []
         first, seen = 1, False
         size, big = 0, 0  # the element's characters; the line where it grew too big
-        for no, line in enumerate(chain(head, it), 1):
+        for no, line in _line_parts(chain(head, it)):
             if line.lstrip().startswith(_TOP) and any(x.strip() for x in chunk):
                 for item in self._element(chunk, first, context, source, big):
                     seen = True
@@ -592,7 +592,9 @@ class Merge(XmlDialect):
             seen = True
             yield item
         if not seen:
-            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+            yield ParseIssue(
+                source, None, None, None, "rejected", "empty file: no hands in it", about_hand=False
+            )
 
     def _element(
         self, chunk: list[str], first: int, context: dict[str, XmlElement], source: str, big: int
@@ -600,25 +602,48 @@ class Merge(XmlDialect):
         """One top-level element (and the blank lines after it), at file line `first`;
         `big`: the line where it grew past `MAX_ELEMENT` (then only its first line is
         kept, to name it)."""
+        hand = chunk[0].lstrip().startswith(_TOP[:2])  # a hand's element (its id or not)
         if big:
             m = _GAME_ID.search(chunk[0])
             what = "hand not read" if m else "XML element not read"
             why = f"{what}: more than {MAX_ELEMENT // 1024:,} KB of XML in one element (line {big})"
-            yield ParseIssue(source, first, None, m[1] if m else None, "rejected", why)
+            yield ParseIssue(
+                source, first, None, m[1] if m else None, "rejected", why, about_hand=hand
+            )
             return
+        read = False  # the hand was read: what breaks after it is no hand's
         try:
             for kind, elem in iter_xml(chunk, self.hand_tags):
                 _shift(elem, first - 1)
                 if kind == "context":
                     context[elem.tag] = elem
                 else:
+                    read = True
                     yield self._hand(elem, context, source)
         except XmlError as e:
-            m = _GAME_ID.search(chunk[0])
+            m = None if read else _GAME_ID.search(chunk[0])
+            hand = hand and not read
             end = len(chunk) - next(i for i, x in enumerate(reversed(chunk)) if x.strip())
-            note = " (the hand's last line: truncated?)" if e.line >= end else ""
+            note = " (the hand's last line: truncated?)" if e.line >= end and not read else ""
             line = first - 1 + min(e.line, end)
-            yield ParseIssue(source, line, None, m[1] if m else None, "rejected", f"{e}{note}")
+            yield ParseIssue(
+                source, line, None, m[1] if m else None, "rejected", f"{e}{note}", about_hand=hand
+            )
+
+
+_TOP_INSIDE = re.compile(r"<(?:game[\s>]|description\s)")
+
+
+def _line_parts(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(file line, text) for each line, cut before each top-level element that starts
+    inside it (a truncated line joined to the next hand's: the hand after a broken one is
+    read, not taken into it)."""
+    for no, line in enumerate(lines, 1):
+        at = len(line) - len(line.lstrip())
+        while (m := _TOP_INSIDE.search(line, at + 1)) is not None:
+            yield no, line[: m.start()]
+            line, at = line[m.start() :], 0
+        yield no, line
 
 
 def _shift(elem: XmlElement, by: int) -> None:

@@ -63,7 +63,9 @@ class XmlDialect(Dialect):
                 seen = True
                 yield self._hand(item, context, source)
         if not seen:
-            yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+            yield ParseIssue(
+                source, None, None, None, "rejected", "empty file: no hands in it", about_hand=False
+            )
 
     def broken(self, at: XmlBreak, source: str, *, seen: bool) -> ParseIssue | None:
         """Where the XML stops being well-formed: the hand open there is rejected by its
@@ -78,9 +80,12 @@ class XmlDialect(Dialect):
             return ParseIssue(
                 source, at.hand.line, None, hand_id, "rejected", f"hand not read: {why}"
             )
+        if at.in_start_tag:  # (its id is not known: the tag was not read)
+            why = "the file ends inside it (truncated?)" if at.at_end else at.message
+            return ParseIssue(source, at.line, None, None, "rejected", f"hand not read: {why}")
         if at.at_end and seen:
             return None
-        return ParseIssue(source, at.line, None, None, "rejected", at.message)
+        return ParseIssue(source, at.line, None, None, "rejected", at.message, about_hand=False)
 
     def _hand(
         self, elem: XmlElement, context: dict[str, XmlElement], source: str

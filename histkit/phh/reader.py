@@ -219,7 +219,9 @@ def read_phh(
             else:
                 items.append((s.key, s.lines, part.get(s.key, {})))
     if not items:
-        yield ParseIssue(source, None, None, None, "rejected", "empty file: no hands in it")
+        yield ParseIssue(
+            source, None, None, None, "rejected", "empty file: no hands in it", about_hand=False
+        )
         return
     for name, at, fields in items:
         if isinstance(fields, ParseIssue):

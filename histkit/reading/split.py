@@ -59,7 +59,9 @@ class ParseIssue:
     no permission, binary data; from `line` on when it began as text) and "unknown" for a
     file that is no known site's hand history (one record per file): files, not hands, are
     counted for the last two; `reason` is a sentence a person understands; `game` is the
-    game as written for skipped hands."""
+    game as written for skipped hands. `about_hand` is False for a rejection that is no
+    hand's (text or XML outside every hand, damage there, an empty file): each hand
+    start in the input is one hand, or one skipped or rejected issue about a hand."""
 
     source_file: str
     line: int | None
@@ -68,6 +70,7 @@ class ParseIssue:
     kind: str
     reason: str
     game: str | None = None
+    about_hand: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,8 +87,11 @@ class XmlBreak:
     hand: XmlElement | None
     at_end: bool = False  # found when the input ended (a truncated file, an unclosed root)
     # where in the text fed last it broke (None: on an earlier line, or not known): a hand
-    # opening after it on the same line is read (`</game><game ...>` on one line)
+    # opening there or after it on the same line is read (`</game><game ...>` on one line)
     column: int | None = None
+    # it broke inside the start tag of a hand element (`hand` is None: the tag was never
+    # read): a hand not read, whose id is not known
+    in_start_tag: bool = False
 
 
 XmlItem = tuple[str, "XmlElement | XmlBreak"]
@@ -116,7 +119,7 @@ def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlI
     line, else on a later line), inside the elements that were open around the broken
     hand: one damaged hand never costs the hands after it (expat itself cannot go on
     past an error)."""
-    opening = re.compile("<(?:" + "|".join(re.escape(t) for t in sorted(hands)) + r")[\s/>]")
+    opening = _opening(hands)
     numbered = enumerate(lines, 1)
     reader = _Reader(hands, [], 0)
     for no, line in numbered:
@@ -127,10 +130,10 @@ def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlI
         if broken is None:
             continue
         yield "break", broken
-        # look for the next hand's opening, from just after the break; start a parser there
+        # look for the next hand's opening, from the break on; start a parser there
         text = line
         while True:
-            after = len(text) if broken.column is None else broken.column + 1
+            after = len(text) if broken.column is None else max(broken.column, 1)
             m = opening.search(text, after) if hands else None
             while m is None:
                 got = next(numbered, None)
@@ -149,6 +152,11 @@ def iter_xml_items(lines: Iterable[str], hands: frozenset[str]) -> Iterator[XmlI
     yield from reader.take()
     if broken is not None:
         yield "break", broken
+
+
+def _opening(hands: frozenset[str]) -> re.Pattern[str]:
+    """Where a hand element's start tag begins."""
+    return re.compile("<(?:" + "|".join(re.escape(t) for t in sorted(hands)) + r")[\s/>]")
 
 
 #: the most a hand (or another element kept whole) may weigh, in characters as written:
@@ -183,6 +191,10 @@ class _Reader:
         self.done: list[XmlItem] = []
         self.holds_hand: list[bool] = []  # per open element: a hand was inside it
         self.fed = 0  # lines read
+        # hand start tags in the lines read, and hand elements started (one fewer: a start
+        # tag was not whole when the XML broke)
+        self.opening = _opening(hands)
+        self.opened = self.started = 0
         # the element not read further: (its index in `stack`, why, the line)
         self.over: tuple[int, str, int] | None = None
         parser.StartElementHandler = self._start
@@ -212,7 +224,9 @@ class _Reader:
         try:
             self.parser.Parse(line + "\n", False)
         except expat.ExpatError as e:
-            return self._broken(e)
+            return self._broken(e, line)
+        if self.hands and "<" in line:
+            self.opened += len(self.opening.findall(line))
         return None
 
     def close(self) -> XmlBreak | None:
@@ -228,20 +242,25 @@ class _Reader:
         done, self.done = self.done, []
         return done
 
-    def _broken(self, e: expat.ExpatError) -> XmlBreak:
+    def _broken(self, e: expat.ExpatError, text: str = "") -> XmlBreak:
         hand = next((x for x in reversed(self.stack) if x.tag in self.hands), None)
         line = min(e.lineno or 1, max(self.fed, 1)) + self.offset  # the end: its last line
         column = None
         if e.lineno == self.fed:  # on the line fed last
             column = max(e.offset - (self.shift if e.lineno == 1 else 0), 0)
-        return XmlBreak(
-            line, f"XML not well-formed: {expat.ErrorString(e.code)}", hand, column=column
-        )
+        message = f"XML not well-formed: {expat.ErrorString(e.code)}"
+        opened = self.opened  # and those before the break on the line it broke in
+        if column is not None and self.hands:
+            opened += len(self.opening.findall(text, 0, column))
+        in_tag = hand is None and opened > self.started
+        return XmlBreak(line, message, hand, column=column, in_start_tag=in_tag)
 
     def _line(self) -> int:
         return self.parser.CurrentLineNumber + self.offset
 
     def _start(self, tag: str, attrib: dict[str, str]) -> None:
+        if tag in self.hands:
+            self.started += 1
         stack = self.stack
         if self.over is None and len(stack) > MAX_DEPTH:
             self._stop(len(stack), _TOO_DEEP)
