@@ -502,3 +502,25 @@ def test_a_broken_hand_start_tag_is_a_rejected_hand(
     assert [h.hand_id for h in got] == ([ids[0], ids[2]] if cut == "middle" else ids[:2])
     assert [(i.kind, i.about_hand) for i in issues] == [("rejected", True)]
     assert issues[0].reason.startswith("hand not read: ")
+
+
+def test_xml_broken_outside_every_hand_is_not_counted_as_a_hand(
+    xml_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A break between hands (here a stray end tag in a session's head) was counted as a
+    rejected hand: '1 hand rejected' for a file whose hands were all read."""
+    lines, starts, ids = _lines_of(xml_files["ipoker"])
+    lines.insert(starts[1], "</general>")
+    path = tmp_path / "stray.xml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    got, issues = _read(path)
+    assert [h.hand_id for h in got] == ids
+    assert [(i.kind, i.about_hand) for i in issues] == [("rejected", False)]
+    assert main(["parse", str(path), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "Rejected 0 hands.\nNot part of any hand: 1 stretch:\n" in out, out
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "1 stretch of the input outside any hand not read" in out
+    assert f"Not part of any hand: {path}:{starts[1] + 1}: XML not well-formed" in out
+    assert "rejected" not in out.lower()

@@ -319,8 +319,12 @@ def _verdict(report: AuditReport, profile: str) -> str:
             if after:  # the stacks a damaged hand left to the next at its table
                 found += f", {after:,} of them in the next hand, off a damaged hand's stacks"
         parts.append(f"{found} ({codes})")
-    if report.rejected:
-        parts.append(f"{plural(len(report.rejected), 'hand')} rejected by the parser")
+    hands = sum(1 for r in report.rejected if r.about_hand)
+    if hands:
+        parts.append(f"{plural(hands, 'hand')} rejected by the parser")
+    if hands < len(report.rejected):  # text between hands, damage outside them: no hands
+        others = plural(len(report.rejected) - hands, "stretch", "stretches")
+        parts.append(f"{others} of the input outside any hand not read")
     return (
         f"FAIL: {plural(report.hands, 'hand')} audited under '{profile}': "
         + "; ".join(parts)
@@ -356,8 +360,9 @@ def _text(
         out.append("")
     for r in report.rejected:
         where = f"{r.source_file}:{r.line}" if r.line else r.source_file
+        verdict = "Rejected" if r.about_hand else "Not part of any hand:"
         out.append(
-            f"Rejected {where}" + (f" hand #{r.hand_id}" if r.hand_id else "") + f": {r.reason}"
+            f"{verdict} {where}" + (f" hand #{r.hand_id}" if r.hand_id else "") + f": {r.reason}"
         )
     for r in report.unreadable:  # files, not hands
         where = f"{r.source_file}:{r.line}" if r.line else r.source_file

@@ -269,6 +269,18 @@ def parse_partition(text: str | None) -> tuple[str, ...]:
     return tuple(k.strip() for k in text.split(",") if k.strip()) if text else ()
 
 
+def _listed(rejected: list[Any]) -> list[str]:
+    """The first 20 rejections, one line each."""
+    lines = []
+    for r in rejected[:20]:
+        where = f"{r.source_file}:{r.line}" if r.line else r.source_file
+        hid = f" hand #{r.hand_id}" if r.hand_id else ""
+        lines.append(f"  {where}{hid}: {r.reason}")
+    if len(rejected) > 20:
+        lines.append(f"  ... and {len(rejected) - 20} more (see errors.parquet)")
+    return lines
+
+
 def _parse_summary(
     files: dict[str, set[str]],
     sites: Counter[tuple[str, str]],
@@ -312,13 +324,13 @@ def _parse_summary(
         lines.extend(f"  {u.source_file}: {u.reason}" for u in unreadable[:20])
         if len(unreadable) > 20:
             lines.append(f"  ... and {len(unreadable) - 20} more (see errors.parquet)")
-    lines.append(f"Rejected {plural(len(rejected), 'hand')}" + (":" if rejected else "."))
-    for r in rejected[:20]:
-        where = f"{r.source_file}:{r.line}" if r.line else r.source_file
-        hid = f" hand #{r.hand_id}" if r.hand_id else ""
-        lines.append(f"  {where}{hid}: {r.reason}")
-    if len(rejected) > 20:
-        lines.append(f"  ... and {len(rejected) - 20} more (see errors.parquet)")
+    by_hand = [r for r in rejected if r.about_hand]
+    lines.append(f"Rejected {plural(len(by_hand), 'hand')}" + (":" if by_hand else "."))
+    lines += _listed(by_hand)
+    outside = [r for r in rejected if not r.about_hand]  # text between hands, an empty file
+    if outside:
+        lines.append(f"Not part of any hand: {plural(len(outside), 'stretch', 'stretches')}:")
+        lines += _listed(outside)
     tables = ", ".join(f"{name} {n:,} rows" for name, n in counts.items())
     lines.append(f"Wrote {outdir}/: {tables}.")
     return lines
