@@ -6,8 +6,10 @@ schema's migrations."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +39,13 @@ TABLES = (
 
 
 def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every table of the database, sorted (`files` without when it was imported)."""
+    """Every table of the database, sorted (`files` without when it was imported, nor the
+    change time and racy mark its stat gave then)."""
     with hdb.connect(db) as con:
         out = {t: con.sql(f'select * from "{t}" order by all').fetchall() for t in TABLES}
-        out["files"] = con.sql("select * exclude (imported_at) from files order by all").fetchall()
+        out["files"] = con.sql(
+            "select * exclude (imported_at, ctime_ns, racy) from files order by all"
+        ).fetchall()
     return out
 
 
@@ -395,7 +400,7 @@ def test_a_version_3_database_has_its_all_in_rows_valued_again(tmp_path: Path) -
     con.close()
 
     with hdb.connect(old) as con:
-        assert schema.version(con) == schema.SCHEMA_VERSION == 5
+        assert schema.version(con) == schema.SCHEMA_VERSION == 6
         assert hdb.check(con) == []
     assert hdb.import_paths([path], db=old).files_reread == 1
     assert_same(dump(old), dump(current))
@@ -424,7 +429,7 @@ def test_a_database_of_schema_version_4_gets_the_unit_beside_every_amount(
     con.close()
 
     with hdb.connect(old) as con:  # read-only: migrated first
-        assert schema.version(con) == schema.SCHEMA_VERSION == 5
+        assert schema.version(con) == schema.SCHEMA_VERSION == 6
         assert hdb.check(con) == []
         units = con.sql(
             "select money_unit, count(*) from seats group by all order by all"
@@ -586,3 +591,57 @@ def test_reading_commands_never_create_a_database_and_say_what_is_wrong(
         assert f"histkit import PATH --db {db}" in err and "read in folders" not in err
     assert main(["db", "--db", str(db)]) == 0
     assert "Hands: 0." in capsys.readouterr().out
+
+
+# ------------------------------------------- a rewrite that keeps size and time (issue 28)
+
+
+def rewritten_in_place(path: Path) -> None:
+    """`path` rewritten with other hands (every hand id changed, one digit) of the very
+    same size, its modification time set back to what it was: its size and modification
+    time say nothing changed."""
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    new = text.replace("Hand #2", "Hand #3")
+    assert new != text and len(new.encode()) == before.st_size
+    path.write_text(new, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def test_a_file_rewritten_with_the_same_size_and_time_is_read_again(tmp_path: Path) -> None:
+    path = simulated(tmp_path / "s.txt", 10, seed=41)
+    db = tmp_path / "h.duckdb"
+    assert hdb.import_paths([path], db=db).hands_added == 10
+    rewritten_in_place(path)
+    r = hdb.import_paths([path], db=db)
+    assert (r.files_reread, r.hands_removed, r.hands_added) == (1, 10, 10)
+    fresh = tmp_path / "fresh.duckdb"
+    hdb.import_paths([path], db=fresh)
+    assert_same(dump(db), dump(fresh))  # as if imported new
+    # unchanged since: skipped
+    assert hdb.import_paths([path], db=db).files_skipped == 1
+
+
+def test_a_racy_file_is_compared_by_its_bytes(tmp_path: Path) -> None:
+    """A file changed just before it was read is racy: a rewrite within the same time
+    stamp tick would keep its size, modification and change time, so the next import
+    compares its bytes (and finds them the same: nothing read, nothing removed)."""
+    from histkit.db.scan import RACY_NS, SKIP, Known, unchanged
+
+    path = simulated(tmp_path / "s.txt", 4, seed=42)
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([path], db=db)
+    with hdb.connect(db) as con:
+        ((racy, ctime),) = con.sql("select racy, ctime_ns from files").fetchall()
+    st = path.stat()
+    assert racy and ctime == st.st_ctime_ns  # just written: within RACY_NS of the import
+    known = Known(st.st_size, st.st_mtime_ns, st.st_size, 0, "x", "text", True, ctime, racy)
+    assert unchanged(str(path), known) is None  # not skipped on its stat
+    plan = unchanged(str(path), replace(known, racy=False))
+    assert plan is not None and plan.action == SKIP  # one that is not: skipped on its stat
+    assert unchanged(str(path), replace(known, racy=False, ctime_ns=ctime - 1)) is None
+    r = hdb.import_paths([path], db=db)
+    assert (r.files_skipped, r.hands_removed, r.hands_added) == (1, 0, 0)
+    assert RACY_NS >= 2_000_000_000  # FAT's modification times are kept to 2 s

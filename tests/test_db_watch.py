@@ -4,6 +4,7 @@ succeeds, and the database ends with exactly the hands written. Ctrl-C stops it 
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import signal
@@ -130,6 +131,11 @@ def test_watch_imports_hands_as_they_are_written_while_readers_read(tmp_path: Pa
 def test_a_poll_of_unchanged_folders_does_not_touch_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import histkit.db.watch as watch_module
+
+    # the files were written well before (a file changed within RACY_NS of a poll is
+    # looked at again by the next: tests/test_db_import.py)
+    monkeypatch.setattr(watch_module, "RACY_NS", 0)
     folder = tmp_path / "hh"
     folder.mkdir()
     simulated(folder / "a.txt", 3, seed=32)
@@ -139,8 +145,6 @@ def test_a_poll_of_unchanged_folders_does_not_touch_the_database(
         w = Watcher([folder], db=str(db), interval=0.01, out=f)
         w.run(polls=1)
         assert hands_in(db) == 3
-
-        import histkit.db.watch as watch_module
 
         def no_import(*a: object, **kw: object) -> None:
             raise AssertionError("an unchanged folder was imported again")
@@ -154,3 +158,20 @@ def test_a_poll_of_unchanged_folders_does_not_touch_the_database(
     assert w.summary() == "Stopped watching: 5 hands imported in 2 batches; 0 pending."
     text = out.read_text().splitlines()
     assert len(text) == 2 and text[-1].endswith(f"last: {folder / 'b.txt'}")
+
+
+def test_watch_sees_a_file_rewritten_with_the_same_size_and_time(tmp_path: Path) -> None:
+    from tests.test_db_import import rewritten_in_place
+
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    path = simulated(folder / "a.txt", 10, seed=43)
+    db = tmp_path / "hands.duckdb"
+    w = Watcher([folder], db=str(db), interval=0.01, out=io.StringIO())
+    w.run(polls=2, sleep=lambda s: None)
+    rewritten_in_place(path)
+    w.run(polls=1)
+    with hdb.connect(db) as con:
+        ids = [r[0] for r in con.sql("select hand_id from hands").fetchall()]
+    assert len(ids) == 10 and all(i.startswith("3") for i in ids), ids
+    assert w.added - w.removed == 10 and w.removed == 10

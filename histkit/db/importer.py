@@ -427,7 +427,7 @@ def _absolute(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 def _known(con: duckdb.DuckDBPyConnection) -> dict[str, Known]:
     rows = con.execute(
         "SELECT path, size, mtime_ns, consumed_bytes, consumed_lines, prefix_sha256, mode, "
-        "coalesce(audited, false) FROM files"
+        "coalesce(audited, false), ctime_ns, coalesce(racy, false) FROM files"
     ).fetchall()
     return {r[0]: Known(*r[1:]) for r in rows}
 

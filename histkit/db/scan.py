@@ -35,6 +35,14 @@ element the file ends inside is pending, not rejected.
 
 Everything is decided from the file as one `stat` saw it: text a writer appended while
 the import ran is left for the next one (see `FilePlan.held_line`).
+
+**Same size, same time.** The `stat` that skips a file compares its size, modification
+time and change time (`st_ctime_ns`: a write, or setting the modification time back,
+moves it, and no program can set it). Time stamps are coarse (a few ms on Linux, 2 s on
+FAT), so a file rewritten with the same size within the tick it was read in keeps all
+three: a file whose modification or change time was within `RACY_NS` of the moment it was
+looked at is *racy* (as git calls it), and the next import compares its bytes (the hashes
+above) however its `stat` looks, reading it again only if they changed.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import BinaryIO, TypeVar, cast
@@ -76,6 +85,9 @@ _PIECE = 1 << 20
 _TAIL = 1 << 14  # first look for the last hand header in the last 16 KB (a hand: ~2 KB)
 SPAN_BYTES = 1 << 20  # byte ranges parsed as one chunk (as `histkit parse --jobs`)
 _LONE_CR = re.compile(rb"\r(?!\n)")
+#: a file changed this close to the moment it was looked at may change again within the
+#: same time stamp (FAT keeps modification times to 2 s): its bytes are compared next time
+RACY_NS = 3_000_000_000
 _T = TypeVar("_T", str, bytes)
 
 
@@ -90,6 +102,8 @@ class Known:
     prefix_sha256: str | None
     mode: str
     audited: bool = True
+    ctime_ns: int | None = None  # None: imported before histkit kept it (compared once)
+    racy: bool = False  # changed just before it was read: its bytes are compared next time
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,8 @@ class FilePlan:
     # read only up to `size` (a hand header): the rest is left for the next import, which
     # finds the file longer than `files.size` says and reads on (see `bounded`)
     bounded: bool = False
+    ctime_ns: int = -1  # the change time the stat saw
+    racy: bool = False  # changed within RACY_NS of the stat: compared by its bytes next time
 
     @property
     def forget_from(self) -> int | None:
@@ -141,23 +157,49 @@ def unchanged(path: str, known: Known | None, *, audit: bool = False) -> FilePla
         st = os.stat(path)
     except OSError:
         return None
-    if (known.size, known.mtime_ns) != (st.st_size, st.st_mtime_ns):
+    if not _same_stat(known, st):
         return None
-    return FilePlan(path, SKIP, st.st_size, st.st_mtime_ns, known.mode)
+    return FilePlan(path, SKIP, st.st_size, st.st_mtime_ns, known.mode, ctime_ns=st.st_ctime_ns)
+
+
+def _same_stat(known: Known, st: os.stat_result) -> bool:
+    """Whether a `stat` shows the file as the last import left it, so it is skipped: the
+    same size, modification and change time, and not racy (see the module doc)."""
+    if known.racy or known.ctime_ns is None:
+        return False  # its bytes are compared
+    return (known.size, known.mtime_ns, known.ctime_ns) == (
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+    )
 
 
 def plan_file(path: str, known: Known | None, starts: Detector, *, audit: bool = False) -> FilePlan:
     """What to do with `path` given what the imports before knew of it (None: nothing).
     `audit`: the import audits, so a file whose hands were stored without it is read
-    again."""
-    if known is not None and audit and not known.audited:
-        known = replace(known, mtime_ns=FORCE_REREAD)
-    fresh = NEW if known is None else REREAD
+    again. The plan carries the change time the stat saw, and whether the file is racy."""
+    looked = time.time_ns()
     try:
         st = os.stat(path)
     except OSError:
+        st = None
+    plan = _plan(path, known, starts, st, audit=audit)
+    if st is None:
+        return plan
+    racy = max(st.st_mtime_ns, st.st_ctime_ns) >= looked - RACY_NS
+    return replace(plan, ctime_ns=st.st_ctime_ns, racy=racy)
+
+
+def _plan(
+    path: str, known: Known | None, starts: Detector, st: os.stat_result | None, *, audit: bool
+) -> FilePlan:
+    """`plan_file` for the `stat` taken (None: it failed)."""
+    if known is not None and audit and not known.audited:
+        known = replace(known, mtime_ns=FORCE_REREAD)
+    fresh = NEW if known is None else REREAD
+    if st is None:
         return FilePlan(path, fresh, -1, -1)  # the reader reports why it cannot be read
-    if known is not None and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns):
+    if known is not None and _same_stat(known, st):
         return FilePlan(path, SKIP, st.st_size, st.st_mtime_ns, known.mode)
     size, mtime = st.st_size, st.st_mtime_ns
     try:

@@ -194,12 +194,22 @@ def _v3_to_v4(con: duckdb.DuckDBPyConnection) -> None:
     del con
 
 
+def _v5_to_v6(con: duckdb.DuckDBPyConnection) -> None:
+    """`files` keeps each file's change time and whether it was racy (changed just before
+    it was read), so a file rewritten with the same size and modification time is seen
+    (`db/scan.py`). A file imported before has neither: the next import compares its
+    bytes once."""
+    con.execute("ALTER TABLE files ADD COLUMN IF NOT EXISTS ctime_ns BIGINT")
+    con.execute("ALTER TABLE files ADD COLUMN IF NOT EXISTS racy BOOLEAN")
+
+
 #: MIGRATIONS[i] brings a database of version i + 1 to version i + 2
 MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (
     _v1_to_v2,
     _v2_to_v3,
     _v3_to_v4,
     _v4_to_v5,
+    _v5_to_v6,
 )
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 

@@ -418,12 +418,15 @@ class Store:
                 "path": pa.array([p.path for p in plans], pa.string()),
                 "size": pa.array([p.size for p in plans], pa.int64()),
                 "mtime_ns": pa.array([p.mtime_ns for p in plans], pa.int64()),
+                "ctime_ns": pa.array([p.ctime_ns for p in plans], pa.int64()),
+                "racy": pa.array([p.racy for p in plans], pa.bool_()),
             }
         )
         self.con.register("histkit_touched", rows)
         try:
             self.con.execute(
-                "UPDATE files AS f SET size = t.size, mtime_ns = t.mtime_ns "
+                "UPDATE files AS f SET size = t.size, mtime_ns = t.mtime_ns, "
+                "ctime_ns = t.ctime_ns, racy = t.racy "
                 "FROM histkit_touched t WHERE f.path = t.path"
             )
         finally:
@@ -442,6 +445,8 @@ class Store:
                     "path": p.path,
                     "size": p.size,
                     "mtime_ns": p.mtime_ns,
+                    "ctime_ns": p.ctime_ns,
+                    "racy": p.racy,
                     "consumed_bytes": p.consumed,
                     "consumed_lines": p.consumed_lines,
                     "prefix_sha256": p.prefix_sha256,
@@ -487,6 +492,8 @@ _FILES = pa.schema(
         ("path", pa.string()),
         ("size", pa.int64()),
         ("mtime_ns", pa.int64()),
+        ("ctime_ns", pa.int64()),
+        ("racy", pa.bool_()),
         ("consumed_bytes", pa.int64()),
         ("consumed_lines", pa.int64()),
         ("prefix_sha256", pa.string()),

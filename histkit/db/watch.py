@@ -3,7 +3,10 @@
 Polling, not file-system events (no inotify or FSEvents dependency, the same on every
 system and on network folders): every `interval` seconds the folders are walked and each
 file `stat`ed; the sizes and modification times of the poll before are kept in memory, so
-a poll that finds nothing new costs no database access at all. The files that changed are
+a poll that finds nothing new costs no database access at all. A file is seen by its size,
+modification and change time; one changed within `RACY_NS` of the poll is passed to the
+import again at the next poll, which compares its bytes (a rewrite within one time stamp
+tick keeps all three). The files that changed are
 imported in batches of at most `BATCH_BYTES` to read (a larger file is read in several
 batches, each up to a hand header), each batch one `import_paths`: one transaction, which
 holds the database only while its rows are written, never while they are parsed. So
@@ -23,6 +26,7 @@ from typing import TextIO
 
 from histkit.db.connection import DatabaseBusy
 from histkit.db.importer import ImportReport, import_paths
+from histkit.db.scan import RACY_NS
 
 __all__ = ["Watcher"]
 
@@ -48,7 +52,7 @@ class Watcher:
     batches: int = 0
     pending: dict[str, int] = field(default_factory=dict)  # file -> line of its pending hand
     last_file: str | None = None
-    _seen: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _seen: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _status_open: bool = False
     _started: bool = False
 
@@ -70,13 +74,17 @@ class Watcher:
     def poll(self) -> list[ImportReport]:
         """One look at the folders: the files that changed since the last look imported."""
         changed: list[tuple[str, int]] = []
-        now: dict[str, tuple[int, int]] = {}
+        now: dict[str, tuple[int, int, int]] = {}
+        racy: set[str] = set()
+        looked = time.time_ns()
         for path in self._files():
             try:
                 st = os.stat(path)
             except OSError:
                 continue  # gone between the listing and the stat
-            now[path] = (st.st_size, st.st_mtime_ns)
+            now[path] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            if max(st.st_mtime_ns, st.st_ctime_ns) >= looked - RACY_NS:
+                racy.add(path)  # may change again unseen by its stat: looked at next time
             if self._seen.get(path) != now[path]:
                 changed.append((path, st.st_size))
         self._seen = {p: v for p, v in self._seen.items() if p in now}
@@ -94,7 +102,7 @@ class Watcher:
             unfinished = set(report.unfinished)  # absolute paths, as import_paths keeps them
             again = [path for path in batch if os.path.abspath(path) in unfinished]
             for path in batch:
-                if path not in again:
+                if path not in again and path not in racy:
                     self._seen[path] = now[path]
             if again:
                 batches.insert(0, again)  # read on from where it stopped, at once
