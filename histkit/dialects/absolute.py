@@ -50,18 +50,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from histkit.cards import Card
 from histkit.dialects.absolute_writer import high_words
 from histkit.dialects.base import HandBlock
-from histkit.dialects.builder import (
-    HandError,
-    Handler,
-    LineReader,
-    on_uncalled,
-    utc_start,
-)
+from histkit.dialects.builder import HandError, Handler, LineReader, pot_line, put, utc_start
 from histkit.dialects.pokerstars import PokerStars
 from histkit.dialects.sink import UP3
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
@@ -82,7 +76,6 @@ __all__ = ["ABSOLUTE", "Absolute", "describe_words"]
 # showdown order: one showdown in the real hands, no bet on its last street: not checked
 ABSOLUTE: RuleProfile = dataclasses.replace(POKERSTARS, name="absolute", showdown_order=None)
 
-_POTS = re.compile(r"(Main|Side) Pot(?: #\d+)?\(([^)]+)\)")
 _SETTLED = (HandCategory.PAIR, HandCategory.TWO_PAIR)
 
 
@@ -92,55 +85,18 @@ def describe_words(cards: tuple[Card, ...]) -> str | None:
     return high_words(cards) if high_value(cards) >> CAT_SHIFT in _SETTLED else None
 
 
-class _Book:
-    """What each player has put in, on this street and in the hand (for the all-in and the
-    kind of an "All-In"), and the cards each Pocket line has listed so far."""
-
-    __slots__ = ("street", "on_street", "in_hand", "held")
-
-    def __init__(self) -> None:
-        self.street = Street.THIRD
-        self.on_street: dict[str, int] = {}
-        self.in_hand: dict[str, int] = {}
-        self.held: dict[str, tuple[Card | None, ...]] = {}
-
-
-def _book(r: LineReader) -> _Book:
-    b: _Book | None = r.scratch.get("book")
-    if b is None:
-        b = r.scratch["book"] = _Book()
-    if b.street is not r.sink.street:
-        b.street, b.on_street = r.sink.street, {}
-    return b
-
-
-def _put(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int, says: bool) -> None:
-    """An ante, bring-in, bet, call, completion, raise or all-in (kind None: "All-In X",
-    X what it adds); `says`: the line itself says all-in."""
-    b, sink = _book(r), r.sink
-    player = sink.player(m["player"], line)
-    fields = m.re.groupindex
-    before = b.on_street.get(player, 0)
-    top = max(b.on_street.values(), default=0)
-    amount = r.money(m["amount"], line) if "amount" in fields else 0
-    to = r.money(m["to"], line) if "to" in fields else before + amount
-    if kind is None:
-        kind = ActionKind.BET if not top else ActionKind.CALL if to <= top else ActionKind.RAISE
-        amount = to - top if kind is ActionKind.RAISE else amount
-    elif kind is ActionKind.COMPLETE:
-        amount = to - top
-    added = amount if kind is ActionKind.ANTE else to - before
-    if kind is not ActionKind.ANTE:
-        b.on_street[player] = to
-    b.in_hand[player] = b.in_hand.get(player, 0) + added
-    all_in = says or b.in_hand[player] >= sink.players[player].stack
-    wager = kind is ActionKind.RAISE or kind is ActionKind.COMPLETE
-    sink.action(kind, player, amount, to if wager else None, all_in, line)
-
-
 def _action(kind: ActionKind | None, says_all_in: bool = False) -> Handler:
+    """An ante, bring-in, bet, call, completion ("Completes X": the total), raise ("Raises
+    X to Y", X checked by the audit) or all-in (kind None: "All-In X", X what it adds);
+    all-in when the line says so or the chips reach the stack."""
+
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
-        _put(r, kind, m, line, says_all_in)
+        fields = m.re.groupindex
+        amount = r.money(m["amount"], line) if "amount" in fields else 0
+        to = r.money(m["to"], line) if "to" in fields else None
+        increment = amount if kind is ActionKind.RAISE else None
+        says = True if says_all_in else None
+        put(r, kind, m["player"], line, adds=amount, to=to, all_in=says, increment=increment)
 
     return handler
 
@@ -151,20 +107,18 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
     if bb is None:
         raise HandError("the header states no big bet (not a limit game)", line)
     r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
-    head: dict[str, Any] = {
-        "hand_id": m["id"],
-        "game": d.games[_game(m)],
-        "small_bet": r.money(sb, line),
-        "big_bet": r.money(bb, line),
-        "unit": r.unit,
-        "currency": d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None,
-        "started_at": utc_start(d, [(m["d1"], m["t1"], m["z1"])]),
-        "local_time": m["date"],
-        "tournament_id": m["tid"],
-        "max_seats": 2 if m["hu"] else None,
-    }
-    r.scratch["head"] = head
-    r.sink.header(**head)
+    r.sink.header(
+        hand_id=m["id"],
+        game=d.games[_game(m)],
+        small_bet=r.money(sb, line),
+        big_bet=r.money(bb, line),
+        unit=r.unit,
+        currency=d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None,
+        started_at=utc_start(d, [(m["d1"], m["t1"], m["z1"])]),
+        local_time=m["date"],
+        tournament_id=m["tid"],
+        max_seats=2 if m["hu"] else None,
+    )
 
 
 def _game(m: re.Match[str]) -> str:
@@ -173,7 +127,7 @@ def _game(m: re.Match[str]) -> str:
 
 
 def on_game_type(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.sink.header(**r.scratch["head"], mix=m["mix"])
+    r.sink.amend(mix=m["mix"])
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -182,42 +136,20 @@ def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def on_pocket(r: LineReader, m: re.Match[str], line: int) -> None:
     """All the player's cards so far: the last one is new (3rd street: all three)."""
-    b, sink = _book(r), r.sink
+    sink = r.sink
     player = sink.player(m["player"], line)
     cards = r.cards(m["cards"], line)
-    held = b.held.get(player, ())
+    held = sink.dealt(player)
     if held and cards == held:
         return  # the known cards again (a folded hero's): no new card
     third = sink.street is Street.THIRD
     if (len(cards) != 3 or held) if third else (not held or cards[:-1] != held):
         raise HandError(f"{player}'s cards {m['cards']} do not follow the earlier ones", line)
-    b.held[player] = cards
     if not held:
         sink.deal(player, cards, UP3, (), line)
     else:
         up = (sink.street is not Street.SEVENTH,)
         sink.deal(player, cards[-1:], up, held, line)
-
-
-def on_uncalled_line(r: LineReader, m: re.Match[str], line: int) -> None:
-    b = _book(r)
-    player = r.sink.player(m["player"], line)
-    back = r.money(m["amount"], line)
-    b.in_hand[player] = b.in_hand.get(player, 0) - back
-    b.on_street[player] = b.on_street.get(player, 0) - back
-    on_uncalled(r, m, line)
-
-
-def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Total Pot(X)[ | Main Pot(Y) | Side Pot #1(Z)] | Rake (R)`, X before rake."""
-    main: int | None = None
-    sides: list[int] = []
-    for which, amount in _POTS.findall(m["pots"]):
-        if which == "Main":
-            main = r.money(amount, line)
-        else:
-            sides.append(r.money(amount, line))
-    r.sink.pot_total(r.money(m["total"], line), r.money(m["rake"], line), main, tuple(sides), line)
 
 
 def on_result_folded(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -282,8 +214,7 @@ class Absolute(PokerStars):
         "RAISE": _action(ActionKind.RAISE),
         "ALL_IN": _action(None, says_all_in=True),
         "ALL_IN_RAISE": _action(ActionKind.RAISE, says_all_in=True),
-        "UNCALLED": on_uncalled_line,
-        "TOTAL_POT": on_total_pot,
+        "TOTAL_POT": pot_line(),
         "RESULT_FOLDED": on_result_folded,
         "RESULT_SHOWED": on_result_showed,
     }

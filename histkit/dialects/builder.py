@@ -26,7 +26,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from histkit.cards import Card, parse_card
 from histkit.dialects.fastpath import LineMatcher
 from histkit.dialects.sink import MAX_AMOUNT, UP3, HandError, HandSink, clip_line
-from histkit.model import ActionKind, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
+from histkit.model import ActionKind, Hand, NoteKind, PotKind, SeatOutcome, Show, Street, Unit
+from histkit.rules.speed import ANTE as _ANTE
+from histkit.rules.speed import BET as _BET
+from histkit.rules.speed import CALL as _CALL
+from histkit.rules.speed import COMPLETE as _COMPLETE
+from histkit.rules.speed import RAISE as _RAISE
 from histkit.rules.speed import SEVENTH as _SEVENTH
 from histkit.rules.speed import THIRD as _THIRD
 
@@ -42,7 +47,11 @@ __all__ = [
     "clip_line",
     "ignore",
     "note_handler",
+    "pot_line",
+    "put",
+    "return_unmatched",
     "street_handler",
+    "summary_from_wins",
     "utc_start",
 ]
 
@@ -490,6 +499,109 @@ def on_result_collected(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.result(
         int(m["seat"]), m["player"], SeatOutcome.COLLECTED, won, (), None, None, False, line
     )
+
+
+# ------------------------------------------------- shared handlers for the recurring forms
+
+
+def put(
+    r: LineReader,
+    kind: ActionKind | None,
+    name: str,
+    line: int,
+    *,
+    adds: int = 0,
+    to: int | None = None,
+    all_in: bool | None = None,
+    increment: int | None = None,
+) -> None:
+    """An action that puts chips in, as the site writes it: `adds`, the chips it adds, or
+    `to`, the street total it reaches ("raises to Y", "calls Y" as a total). The sink's
+    chips say the rest. `kind` None (an all-in the site does not name) is a bet with
+    nothing in front, a call that does not top the bet, else a raise; a raise with nothing
+    in front is a bet; a raise or completion is reported as its increment over the bet
+    (`increment`: as the line writes it, for the audit to check) and its total. `all_in`
+    None: all-in when the chips reach the stack."""
+    sink = r.sink
+    player = sink.player(name, line)
+    top = sink.bet
+    before = 0 if kind is _ANTE else sink.street_in.get(player, 0)
+    if to is None:
+        to = before + adds
+    else:
+        adds = to - before
+    if all_in is None:
+        all_in = sink.hand_in.get(player, 0) + adds >= sink.players[player].stack
+    if kind is None:
+        kind = _BET if not top else _CALL if to <= top else _RAISE
+    if kind is _RAISE and not top:
+        kind = _BET
+    if kind is _RAISE or kind is _COMPLETE:
+        step = to - top if increment is None else increment
+        sink.action(kind, player, step, to, all_in, line)
+    else:
+        sink.action(kind, player, adds, None, all_in, line)
+
+
+def return_unmatched(r: LineReader, line: int) -> None:
+    """A site that writes no return line: at the end of a betting round, the bet nobody
+    matched goes back to its bettor (`HandSink.unmatched`), reported at `line`."""
+    got = r.sink.unmatched()
+    if got is not None:
+        r.sink.uncalled(got[0], got[1], line)
+
+
+# a pot in a total-pot line: "Main pot 1.00.", "Side pot-1 2.", "Side pot #1 $2.", "Main
+# Pot($0.43)", "Side pot 1 20€" (the amount is a group of either form)
+_POT_PARTS = re.compile(
+    r"(Main|Side) [Pp]ot(?:[- ]?#?\d+)?(?: ([^\s|()]+?)\.?|\(([^\s|()]+)\))(?= |$)"
+)
+
+
+def pot_line(*, after_rake: bool = False) -> Handler:
+    """The summary's total pot: `total`, and where written `pots` (the main and side
+    pots, after rake), `rake` and `fee` (a jackpot drop). `total` is what the players put
+    in, or (`after_rake`) what is left after the rake and fee, which are added back."""
+
+    def on_pot(r: LineReader, m: re.Match[str], line: int) -> None:
+        fields = m.re.groupindex
+        total = r.money(m["total"], line)
+        rake = r.money(m["rake"], line) if m["rake"] else 0
+        fee = r.money(m["fee"], line) if "fee" in fields and m["fee"] else 0
+        main: int | None = None
+        sides: list[int] = []
+        for which, amount, bracketed in _POT_PARTS.findall(m["pots"] if "pots" in fields else ""):
+            if which == "Main":
+                main = r.money(amount or bracketed, line)
+            else:
+                sides.append(r.money(amount or bracketed, line))
+        if after_rake:
+            total += rake + fee
+        r.sink.pot_total(total, rake, main, tuple(sides), line, fee=fee)
+
+    return on_pot
+
+
+def summary_from_wins(r: LineReader, player: str, line: int, shown: bool = False) -> None:
+    """The summary a site does not write, rebuilt at each win of `player`: the pot is
+    what the players put in, the rake what it holds beyond the wins, the main and side
+    pots what each paid (`HandSink.paid`); the winner's seat line says what they won
+    (`shown`: with the cards and words of their show, if any)."""
+    sink = r.sink
+    won = sink.won()
+    total = sum(sink.hand_in.values())
+    main, sides = sink.paid()
+    sink.pot_total(total, total - sum(won.values()), main, sides, line)
+    sink.results[:] = [x for x in sink.results if x.player != player]
+    show = None
+    if shown:
+        show = next(
+            (e for e in reversed(sink.events) if type(e) is Show and e.player == player), None
+        )
+    outcome = SeatOutcome.SHOWED if show is not None and show.cards else SeatOutcome.COLLECTED
+    cards, words = (show.cards, show.description) if show is not None else ((), None)
+    seat = sink.players[player].seat
+    sink.result(seat, player, outcome, won[player], cards, words, None, False, line)
 
 
 def street_handler(street: Street) -> Handler:

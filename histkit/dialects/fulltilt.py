@@ -53,7 +53,7 @@ from typing import ClassVar
 
 from histkit.cards import Card
 from histkit.dialects.base import HandBlock
-from histkit.dialects.builder import Handler, LineReader, ignore, note_handler, utc_start
+from histkit.dialects.builder import Handler, LineReader, ignore, note_handler, pot_line, utc_start
 from histkit.dialects.fulltilt_writer import high_words, low_words
 from histkit.dialects.pokerstars import PokerStars
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
@@ -90,7 +90,6 @@ FULLTILT = dataclasses.replace(
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 _MAX_SEATS = re.compile(r"(\d+) max")
-_POTS = re.compile(r"(Main|Side) pot(?: #?\d+)? ([^ ]+)\.")
 _UNSETTLED = (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH)
 
 
@@ -135,18 +134,6 @@ def wager_handler(kind: ActionKind) -> Handler:
         )
 
     return on_wager
-
-
-def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Total pot X[ Main pot Y.[ Side pot[ #N] Z.]...] | Rake R` (X before rake)."""
-    main: int | None = None
-    sides: list[int] = []
-    for which, amount in _POTS.findall(m["pots"]):
-        if which == "Main":
-            main = r.money(amount, line)
-        else:
-            sides.append(r.money(amount, line))
-    r.sink.pot_total(r.money(m["total"], line), r.money(m["rake"], line), main, tuple(sides), line)
 
 
 def _dealt_order(r: LineReader, player: str, cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -203,7 +190,7 @@ class FullTilt(PokerStars):
         "COMPLETE": wager_handler(ActionKind.COMPLETE),
         "RAISE": wager_handler(ActionKind.RAISE),
         "BRING_IN_CARD": ignore,
-        "TOTAL_POT": on_total_pot,
+        "TOTAL_POT": pot_line(),
         "SHOW": on_show,
         "RESULT_SHOWED": result_handler(SeatOutcome.SHOWED),
         "RESULT_MUCKED": result_handler(SeatOutcome.MUCKED),

@@ -274,7 +274,7 @@ def _put(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int) ->
     if kind is not ActionKind.ANTE:
         b.street_in[player] = to
     if kind is None:  # "is all-In": what it does to the current bet says what it is
-        small: int = sink.head["small_bet"]  # type: ignore[assignment]
+        small: int = sink.head["small_bet"]
         if to <= top:
             kind = ActionKind.CALL
         elif sink.street is Street.THIRD and top < small:

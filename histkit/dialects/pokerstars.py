@@ -26,7 +26,14 @@ from typing import ClassVar
 
 from histkit.cards import Card
 from histkit.dialects.base import Dialect, HandBlock
-from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, utc_start
+from histkit.dialects.builder import (
+    BASE_HANDLERS,
+    HandError,
+    Handler,
+    LineReader,
+    pot_line,
+    utc_start,
+)
 from histkit.evaluate.names import describe as _describe
 from histkit.model import Game, PotKind, Street, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
@@ -64,21 +71,6 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
     )
 
 
-def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Total pot X[ Main pot Y.[ Side pot[-N] Z.]...] | Rake R` (the total before rake)."""
-    main: int | None = None
-    sides: list[int] = []
-    words = m["pots"].split()
-    # triples of "<Main|Side> pot[-N] <amount>." from the grammar-checked group
-    for i in range(0, len(words), 3):
-        which, amount = words[i], words[i + 2].removesuffix(".")
-        if which.lower() == "main":
-            main = r.money(amount, line)
-        else:
-            sides.append(r.money(amount, line))
-    r.sink.pot_total(r.money(m["total"], line), r.money(m["rake"], line), main, tuple(sides), line)
-
-
 class PokerStars(Dialect):
     name = "pokerstars"
     site = "pokerstars"
@@ -91,7 +83,7 @@ class PokerStars(Dialect):
     handlers: ClassVar[Mapping[str, Handler]] = {
         **BASE_HANDLERS,
         "HEADER": on_header,
-        "TOTAL_POT": on_total_pot,
+        "TOTAL_POT": pot_line(),
     }
     games: ClassVar[Mapping[str, Game]] = {
         "7 CARD STUD LIMIT": Game.STUD,

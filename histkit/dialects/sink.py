@@ -16,6 +16,12 @@ Conventions every dialect follows when it reports (docs/architecture.md, "The si
   (rake, and any fee such as a jackpot drop); a site that prints the pot after rake adds
   the rake back in its handler and says so in its docstring;
 - cards nobody saw are None; the sink never invents a card or an action.
+
+The sink also keeps the chips as the reported actions move them (`street_in`, `hand_in`,
+`bet`, `left`, `folded`): a site that writes only part of an action ("calls X" as what it
+adds, "raises to Y", an all-in without its kind) asks it what the line means, instead of
+keeping a ledger of its own. Its answers follow the reports, so a dialect reports each
+action before the next line asks.
 """
 
 # CONTRACT v1
@@ -24,7 +30,7 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from histkit.cards import Card
 from histkit.dialects.fastpath import constructor
@@ -55,7 +61,13 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
+from histkit.rules import betting
+from histkit.rules.games import spec_for
 from histkit.rules.speed import ANTE as _ANTE
+from histkit.rules.speed import FOLD as _FOLD
+from histkit.rules.speed import FOURTH as _FOURTH
+from histkit.rules.speed import POT_SIDE as _SIDE
+from histkit.rules.speed import SEVENTH as _SEVENTH
 from histkit.rules.speed import THIRD as _THIRD
 
 __all__ = ["MAX_AMOUNT", "MAX_SEAT", "HandError", "HandSink", "UP3", "clip_line"]
@@ -140,6 +152,14 @@ class HandSink:
         "pot",
         "board",
         "summary_line",
+        "street_in",
+        "hand_in",
+        "bet",
+        "folded",
+        "ended",
+        "started",
+        "partial",
+        "muck_cards",
     )
 
     def __init__(self, site: str, source: str, start_line: int, dialect: str | None = None) -> None:
@@ -157,13 +177,24 @@ class HandSink:
         # (a tracker's export may show everyone's; then there is no single hero)
         self.known_down: list[str] = []
         self.hero: str | None = None  # set by a dialect whose site marks the hero
-        self.head: dict[str, object] = {}
+        self.head: dict[str, Any] = {}
         self.table_name = ""
         self.max_seats: int | None = None
         self.results: list[SeatResult] = []
         self.pot: tuple[int, int, int | None, tuple[int, ...], int] | None = None
         self.board: tuple[Card, ...] = ()
         self.summary_line = 0
+        # the chips as the reported actions move them (see the module's docstring)
+        self.street_in: dict[str, int] = {}  # this street's total, per player (no antes)
+        self.hand_in: dict[str, int] = {}  # the hand's total, antes in, returns out
+        self.bet = 0  # the street's highest total: the bet a raise is measured from
+        self.folded: dict[str, Street] = {}  # who folded, on which street
+        # the bet nobody matched when the last street with one ended: (player, chips,
+        # street, the index in `events` where that street ended)
+        self.ended: tuple[str, int, Street, int] | None = None
+        self.started = False  # a street has started (a site without a 3rd-street line)
+        self.partial: dict[str, list[Card | None]] = {}  # 3rd-street cards one a line
+        self.muck_cards: dict[str, tuple[Card, ...]] = {}  # the cards a muck line names
 
     # -- header and seats ------------------------------------------------------------
 
@@ -212,6 +243,12 @@ class HandSink:
         if max_seats is not None:
             self.max_seats = _seat_count(max_seats, self.start_line)
 
+    def amend(self, **facts: object) -> None:
+        """Header facts a line other than the header gives (a site that spreads its header
+        over several lines: the hand id before the stakes, a mix or a tournament id after
+        them, stakes settled at the summary): they replace what `header` said."""
+        self.head.update(facts)
+
     def table(self, name: str, max_seats: int | None, line: int | None = None) -> None:
         """The table's name and seat count (`line`: the line that says so, for an error)."""
         self.table_name = name
@@ -245,8 +282,19 @@ class HandSink:
     # -- play --------------------------------------------------------------------------
 
     def street_start(self, street: Street, line: int, community: Card | None = None) -> None:
+        if self.street_in:
+            self._street_over()
+            self.street_in = {}
+            self.bet = 0
         self.street = street
+        self.started = True
         self.events.append(_STREET_START(street, community, line))
+
+    def _street_over(self) -> None:
+        """A street's betting ends: remember any bet nobody matched (`ended`)."""
+        got = self.unmatched()
+        if got is not None:
+            self.ended = (got[0], got[1], self.street, len(self.events))
 
     def deal(
         self,
@@ -271,6 +319,28 @@ class HandSink:
             raise HandError(f"a deal of {len(cards)} new cards on one street", line)
         self.events.append(_DEAL(street, name, cards, up, before, line))
 
+    def deal_card(self, player: str, card: Card | None, line: int) -> None:
+        """One card to one player, for a site that writes a line per card: 3rd street's
+        three make one deal (reported with the third; `partial` holds the first two)."""
+        if self.street is not _THIRD:
+            self.deal(player, (card,), (self.street is not _SEVENTH,), (), line)
+            return
+        got = self.partial.setdefault(self.player(player, line), [])
+        got.append(card)
+        if len(got) == 3:
+            self.deal(player, tuple(got), UP3, (), line)
+        elif len(got) > 3:
+            raise HandError(f"{player} gets a 4th card on 3rd street", line)
+
+    def dealt_now(self, player: str) -> bool:
+        """Whether `player` has been dealt a card on this street."""
+        for e in reversed(self.events):
+            if type(e) is StreetStart:
+                return False
+            if type(e) is Deal and e.player == player:
+                return True
+        return False
+
     def action(
         self,
         kind: ActionKind,
@@ -280,42 +350,132 @@ class HandSink:
         all_in: bool,
         line: int,
     ) -> None:
-        """An ante, bring-in, bet, completion, raise, call, check or fold."""
+        """An ante, bring-in, bet, completion, raise, call, check or fold (`to`: the
+        street total after a raise or completion; else `amount` is what it adds)."""
         name = self.names.get(player)
         if name is None:
             raise HandError(f"player {player!r} is not seated at this table", line)
         self.events.append(_ACTION(self.street, name, kind, amount, to, all_in, line))
+        hand_in = self.hand_in
+        if kind is _ANTE:
+            hand_in[name] = hand_in.get(name, 0) + amount
+            return
+        street_in = self.street_in
+        before = street_in.get(name, 0)
+        total = to if to is not None else before + amount
+        street_in[name] = total
+        if total != before:
+            hand_in[name] = hand_in.get(name, 0) + total - before
+            if total > self.bet:
+                self.bet = total
+        elif kind is _FOLD:
+            self.folded[name] = self.street
 
     def current_bet(self) -> int:
         """The street's highest total so far, as reported (the bet a raise is measured
-        from, for a site that writes only "raises to Y"): read back from the street's
-        events, so the common path pays nothing for it."""
-        street_in: dict[str, int] = {}
-        events = self.events
-        i = len(events)
-        while i and type(events[i - 1]) is not StreetStart:
-            i -= 1
-        for e in events[i:]:
-            if type(e) is Action and e.kind is not _ANTE:
-                if e.to_amount is not None:
-                    street_in[e.player] = e.to_amount
-                else:
-                    street_in[e.player] = street_in.get(e.player, 0) + e.amount
-            elif type(e) is UncalledBet and e.player in street_in:
-                street_in[e.player] -= e.amount
-        return max(street_in.values(), default=0)
+        from, for a site that writes only "raises to Y")."""
+        return self.bet
 
-    def uncalled(self, player: str, amount: int, line: int) -> None:
-        self.events.append(_UNCALLED(self.player(player, line), amount, self.street, line))
+    def put_in(self, player: str) -> int:
+        """What `player` has in on this street so far (antes not counted)."""
+        return self.street_in.get(player, 0)
+
+    def left(self, player: str) -> int:
+        """What is left of `player`'s stack: the seat's stack less what they have in the
+        hand (returns given back)."""
+        return self.players[player].stack - self.hand_in.get(player, 0)
+
+    def live(self) -> list[str]:
+        """The players in the hand who have not folded, in seat-list order: those dealt a
+        card or who put chips in (before anyone did: everyone seated)."""
+        ins = set(self.hand_in)
+        ins.update(e.player for e in self.events if type(e) is Deal)
+        folded = self.folded
+        return [
+            s.player for s in self.seats if (not ins or s.player in ins) and s.player not in folded
+        ]
+
+    def dealt(self, player: str) -> tuple[Card | None, ...]:
+        """The cards dealt to `player` so far, in the order dealt (None: not seen)."""
+        return tuple(
+            c for e in self.events if type(e) is Deal and e.player == player for c in e.cards
+        )
+
+    def unmatched(self) -> tuple[str, int] | None:
+        """This street's bet nobody matched: (its bettor, the chips over the next total),
+        else None (`betting.excess`, the engine's own count)."""
+        totals = self.street_in
+        got = betting.excess(list(totals.values()))
+        return None if got is None else (list(totals)[got[0]], got[1])
+
+    def open_pair(self) -> bool:
+        """Whether a 4th-street board (the two up cards of each player dealt one) shows an
+        open pair or may, in a game where it allows the big bet (`betting.pair_showing`)."""
+        game = self.head.get("game")
+        if not isinstance(game, Game) or not spec_for(game).open_pair_double:
+            return False
+        ups: dict[str, list[Card | None]] = {}
+        for e in self.events:
+            if type(e) is Deal and e.street <= _FOURTH:
+                ups.setdefault(e.player, []).extend(
+                    c for c, u in zip(e.cards, e.up, strict=False) if u
+                )
+        return betting.pair_showing(u for u in ups.values() if len(u) >= 2)
+
+    def street_bet(self, street: Street) -> int:
+        """The header's small or big bet, the one `street` is played for."""
+        return betting.street_bet(street, self.head["small_bet"], self.head["big_bet"])
+
+    def uncalled(self, player: str, amount: int, line: int, at: int | None = None) -> None:
+        """Chips returned to `player`, in the current street's place (`at`: the index in
+        `events` where `ended` says the street ended, for a return read after it)."""
+        name = self.player(player, line)
+        street = self.street
+        if at is None:
+            self.events.append(_UNCALLED(name, amount, street, line))
+        else:
+            assert self.ended is not None
+            street = self.ended[2]
+            self.events.insert(at, _UNCALLED(name, amount, street, line))
+        self.hand_in[name] = self.hand_in.get(name, 0) - amount
+        street_in = self.street_in
+        if at is None and name in street_in:
+            street_in[name] -= amount
+            self.bet = max(street_in.values())
+
+    def won(self) -> dict[str, int]:
+        """What each player collected so far, over every pot."""
+        out: dict[str, int] = {}
+        for e in self.events:
+            if type(e) is Collect:
+                out[e.player] = out.get(e.player, 0) + e.amount
+        return out
+
+    def paid(self) -> tuple[int | None, tuple[int, ...]]:
+        """What the main pot and each side pot paid out, by the collects so far, where a
+        collect names a side pot; else (None, ()): the summary's pots, derived."""
+        pots: dict[int, int] = {}
+        side = False
+        for e in self.events:
+            if type(e) is Collect:
+                pots[e.pot_index] = pots.get(e.pot_index, 0) + e.amount
+                side = side or e.pot is _SIDE
+        if not side:
+            return None, ()
+        return pots.get(0, 0), tuple(pots.get(i, 0) for i in range(1, max(pots) + 1))
 
     def show(
         self, player: str, cards: tuple[Card, ...], description: str | None, line: int
     ) -> None:
         self.events.append(_SHOW(self.player(player, line), cards, description, line))
 
-    def muck(self, player: str, declined: bool, line: int) -> None:
-        """`declined`: the player did not show (a "doesn't show" line), else mucked."""
-        self.events.append(_MUCK(self.player(player, line), declined, line))
+    def muck(self, player: str, declined: bool, line: int, cards: tuple[Card, ...] = ()) -> None:
+        """`declined`: the player did not show (a "doesn't show" line), else mucked;
+        `cards`: what a muck line names (kept for the summary's seat line, `muck_cards`)."""
+        name = self.player(player, line)
+        self.events.append(_MUCK(name, declined, line))
+        if cards:
+            self.muck_cards[name] = cards
 
     def collect(
         self,
@@ -348,6 +508,8 @@ class HandSink:
     # -- summary -----------------------------------------------------------------------
 
     def summary_start(self, line: int) -> None:
+        if self.street_in:
+            self._street_over()
         self.summary_line = line
 
     def pot_total(
@@ -427,7 +589,7 @@ class HandSink:
 
     def build(self) -> Hand:
         h = self.head
-        if not h:
+        if "game" not in h:
             raise HandError("the hand has no header", self.start_line)
         if len(self.events) + len(self.seats) + len(self.results) > _MANY:
             self._check_sums()

@@ -46,6 +46,7 @@ from histkit.dialects.builder import (
     on_result_collected,
     on_result_mucked,
     on_result_showed,
+    pot_line,
     utc_start,
 )
 from histkit.model import ActionKind, Game, Half, PotKind, Street, Unit
@@ -116,20 +117,6 @@ def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.action(kind, m["player"], x, y, m["allin"] is not None, line)
 
 
-def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Total pot X[ | Main pot Y | Side pot N Z] | Rake R` (or `| No rake`); X after rake."""
-    rake = r.money(m["rake"], line) if m["rake"] else 0
-    main: int | None = None
-    sides: list[int] = []
-    for part in m["pots"].split(" | ")[1:]:
-        words = part.split()
-        if words[0] == "Main":
-            main = r.money(words[-1], line)
-        else:
-            sides.append(r.money(words[-1], line))
-    r.sink.pot_total(r.money(m["total"], line) + rake, rake, main, tuple(sides), line)
-
-
 def _merged(handler: Handler) -> Handler:
     """A seat's summary line printed once per pot or half: one result, winnings added."""
 
@@ -176,7 +163,7 @@ class Winamax(Dialect):
         "SEAT": on_seat,
         "ANTE_BLINDS": ignore,
         "RAISE": on_raise,
-        "TOTAL_POT": on_total_pot,
+        "TOTAL_POT": pot_line(after_rake=True),
         "RESULT_SHOWED": _merged(on_result_showed),
         "RESULT_COLLECTED": _merged(on_result_collected),
         "RESULT_MUCKED": _merged(on_result_mucked),

@@ -40,6 +40,7 @@ from histkit.dialects.builder import (
     on_collect,
     on_result_collected,
     on_result_showed,
+    pot_line,
     utc_start,
 )
 from histkit.dialects.pokerstars import PokerStars
@@ -138,20 +139,6 @@ def on_cap(r: LineReader, m: re.Match[str], line: int) -> None:
     sink.action(kind, player, amount, to if top else None, m["allin"] is not None, line)
 
 
-def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Total pot X[ Main pot Y. Side pot N Z.] | Rake R[ | JP Fee F]`, X after rake and fee."""
-    rake = r.money(m["rake"], line)
-    fee = r.money(m["fee"], line) if m["fee"] else 0
-    main, sides = None, []
-    for which, amount in re.findall(r"(Main|Side) pot(?:[- ]?\d+)? (\S+?)\.(?= |$)", m["pots"]):
-        if which == "Main":
-            main = r.money(amount, line)
-        else:
-            sides.append(r.money(amount, line))
-    total = r.money(m["total"], line) + rake + fee
-    r.sink.pot_total(total, rake, main, tuple(sides), line, fee=fee)
-
-
 def on_collect_line(r: LineReader, m: re.Match[str], line: int) -> None:
     r.scratch["collects"] = True
     on_collect(r, m, line)
@@ -194,7 +181,7 @@ class WinningPoker(PokerStars):
         "CAP": on_cap,
         "STREET_POT": ignore,
         "COLLECT": on_collect_line,
-        "TOTAL_POT": on_total_pot,
+        "TOTAL_POT": pot_line(after_rake=True),
         "RESULT_COLLECTED": _summary_collect(on_result_collected),
         "RESULT_SHOWED": _summary_collect(on_result_showed),
     }

@@ -43,11 +43,10 @@ from histkit.dialects.builder import (
     Handler,
     LineReader,
     ignore,
-    on_fold,
-    on_uncalled,
+    pot_line,
+    put,
     utc_start,
 )
-from histkit.dialects.sink import UP3
 from histkit.dialects.wpn import WPN
 from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, Unit
 from histkit.rules.profile import RuleProfile
@@ -55,67 +54,31 @@ from histkit.rules.profile import RuleProfile
 __all__ = ["WinningPoker2016"]
 
 
-class _Book:
-    """The 2016 text's chips, as the handlers derive them: what each player put in on this
-    street and in the hand, the current bet, who folded where, the 3rd-street cards."""
-
-    __slots__ = ("street", "on_street", "in_hand", "top", "folded", "third")
-
-    def __init__(self) -> None:
-        self.street = Street.THIRD
-        self.on_street: dict[str, int] = {}
-        self.in_hand: dict[str, int] = {}
-        self.top = 0
-        self.folded: dict[str, Street] = {}
-        self.third: dict[str, list[Any]] = {}
-
-
-def _book(r: LineReader) -> _Book:
-    b: _Book | None = r.scratch.get("book")
-    if b is None:
-        b = r.scratch["book"] = _Book()
-    if b.street is not r.sink.street:
-        b.street, b.on_street, b.top = r.sink.street, {}, 0
-    return b
-
-
-def _put_in(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int) -> None:
-    """An ante, bring-in, bet, call, raise or all-in of X added chips (kind None: "allin")."""
-    b = _book(r)
-    player = r.sink.player(m["player"], line)
-    if m["amount"] is None:  # "allin" with no amount (K): the stack left, as FPDB reads it
-        added = r.sink.players[player].stack - b.in_hand.get(player, 0)
-    else:
-        added = r.money(m["amount"], line)
-    b.in_hand[player] = b.in_hand.get(player, 0) + added
-    all_in = kind is None or b.in_hand[player] >= r.sink.players[player].stack
-    if kind is ActionKind.ANTE:
-        r.sink.action(kind, player, added, None, all_in, line)
-        return
-    to = b.on_street.get(player, 0) + added
-    b.on_street[player] = to
-    top, b.top = b.top, max(b.top, to)
-    if kind is None:  # "allin": a call when it does not top the bet
-        kind = ActionKind.CALL if to <= top else ActionKind.RAISE if top else ActionKind.BET
-    if kind is ActionKind.RAISE and top:
-        r.sink.action(kind, player, to - top, to, all_in, line)
-    else:  # a raise with nothing in front is a bet
-        kind = ActionKind.BET if kind is ActionKind.RAISE else kind
-        r.sink.action(kind, player, added, None, all_in, line)
+_pot_after_rake = pot_line(after_rake=True)
 
 
 def _money_action(kind: ActionKind | None) -> Handler:
-    return lambda r, m, line: _put_in(r, kind, m, line)
+    """An ante, bring-in, bet, call, raise or all-in (kind None: "allin") of X added chips;
+    an "allin" with no amount (K) adds the stack left, as FPDB reads it."""
+
+    def handler(r: LineReader, m: re.Match[str], line: int) -> None:
+        player = r.sink.player(m["player"], line)
+        adds = r.sink.left(player) if m["amount"] is None else r.money(m["amount"], line)
+        put(r, kind, player, line, adds=adds, all_in=True if kind is None else None)
+
+    return handler
 
 
 def on_header_2016(r: LineReader, m: re.Match[str], line: int) -> None:
     """Only the time: the rest of the header is on the Game ID line."""
-    r.scratch["start"] = (m["d1"], m["t1"], m["date"])
+    r.sink.amend(
+        started_at=utc_start(r.d, [(m["d1"], m["t1"], r.d.reference_zone)]), local_time=m["date"]
+    )
 
 
 def on_game_id(r: LineReader, m: re.Match[str], line: int) -> None:
     r.set_unit(Unit.CENT)
-    d1, t1, date = r.scratch["start"]
+    head = r.sink.head
     r.sink.header(
         hand_id=m["id"],
         game=r.d.games[m["game"].upper()],
@@ -123,8 +86,8 @@ def on_game_id(r: LineReader, m: re.Match[str], line: int) -> None:
         big_bet=r.money(m["bb"], line),
         unit=Unit.CENT,
         currency="USD",
-        started_at=utc_start(r.d, [(d1, t1, r.d.reference_zone)]),
-        local_time=date,
+        started_at=head["started_at"],
+        local_time=head["local_time"],
         table=m["name"],
         max_seats=int(m["max"]) if m["max"] else None,
     )
@@ -135,53 +98,25 @@ def on_card(r: LineReader, m: re.Match[str], line: int) -> None:
     sink = r.sink
     player = sink.player(m["player"], line)
     card = r.cards(m["cards"])[0] if "cards" in m.re.groupindex else None
-    if sink.street is Street.THIRD:
-        b = _book(r)
-        if not b.third:
-            sink.street_start(Street.THIRD, line)
-        got = b.third.setdefault(player, [])
-        got.append(card)
-        if len(got) == 3:
-            sink.deal(player, tuple(got), UP3, (), line)
-        elif len(got) > 3:
-            raise HandError(f"{player} gets a 4th card on 3rd street", line)
-        return
-    sink.deal(player, (card,), ((sink.street is not Street.SEVENTH),), (), line)
-
-
-def on_fold_2016(r: LineReader, m: re.Match[str], line: int) -> None:
-    _book(r).folded[r.sink.player(m["player"], line)] = r.sink.street
-    on_fold(r, m, line)
-
-
-def on_uncalled_2016(r: LineReader, m: re.Match[str], line: int) -> None:
-    b = _book(r)
-    player = r.sink.player(m["player"], line)
-    back = r.money(m["amount"], line)
-    b.in_hand[player] = b.in_hand.get(player, 0) - back
-    b.on_street[player] = b.on_street.get(player, 0) - back
-    on_uncalled(r, m, line)
+    if not sink.started:
+        sink.street_start(Street.THIRD, line)
+    sink.deal_card(player, card, line)
 
 
 def on_muck_2016(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "mucks cards" / "mucks hand": not showing an uncontested pot (declined), else a
     muck; "mucks (does not show: [..])" (K) names the cards, kept for the summary line."""
-    b = _book(r)
     player = r.sink.player(m["player"], line)
-    if m["cards"]:
-        r.scratch.setdefault("mucked", {})[player] = r.known_cards(m["cards"], line)
-    live = [p for p in b.third if p not in b.folded]
-    r.sink.muck(player, live == [player], line)
+    cards = r.known_cards(m["cards"], line) if m["cards"] else ()
+    r.sink.muck(player, r.sink.live() == [player], line, cards)
 
 
 def on_pot_2016(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "Pot: X. Rake R[. JP fee F]": X after rake and fee."""
-    short = [p for p, cards in _book(r).third.items() if len(cards) != 3]
+    short = [p for p, cards in r.sink.partial.items() if len(cards) != 3]
     if short:
         raise HandError(f"{short[0]} got fewer than three cards on 3rd street", line)
-    rake = r.money(m["rake"], line) if m["rake"] else 0
-    fee = r.money(m["fee"], line) if m["fee"] else 0
-    r.sink.pot_total(r.money(m["total"], line) + rake + fee, rake, None, (), line, fee=fee)
+    _pot_after_rake(r, m, line)
 
 
 def _result_2016(outcome: SeatOutcome) -> Handler:
@@ -189,19 +124,19 @@ def _result_2016(outcome: SeatOutcome) -> Handler:
     C is the player's collect; a SHOWED line is also the player's show."""
 
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
-        sink, b = r.sink, _book(r)
+        sink = r.sink
         player = sink.player(m["player"], line)
         bets, won, net = (r.money(m[k], line) for k in ("bets", "won", "net"))
-        put = b.in_hand.get(player, 0)
-        if bets != put or (won - bets if m["wl"] == "Wins" else bets - won) != net:
+        put_in = sink.hand_in.get(player, 0)
+        if bets != put_in or (won - bets if m["wl"] == "Wins" else bets - won) != net:
             raise HandError(
                 f"the summary says {player} bet {m['bets']} and {m['wl'].lower()} {m['net']}, "
-                f"but the actions put in {put // 100}.{put % 100:02d}",
+                f"but the actions put in {put_in // 100}.{put_in % 100:02d}",
                 line,
             )
         cards: tuple[Any, ...] = ()
         description = None
-        folded = b.folded.get(player)
+        folded = sink.folded.get(player)
         kind = outcome
         if outcome is SeatOutcome.SHOWED:
             cards, description = r.known_cards(m["cards"], line), m["description"] or None
@@ -209,7 +144,7 @@ def _result_2016(outcome: SeatOutcome) -> Handler:
                 description = f"{description or ''} Low hand ({m['low'].strip()})".strip()
             sink.show(player, cards, description, line)
         elif outcome is SeatOutcome.MUCKED:
-            cards = r.scratch.get("mucked", {}).get(player, ())
+            cards = sink.muck_cards.get(player, ())
             if won:
                 kind = SeatOutcome.COLLECTED  # the uncontested winner
         elif outcome is SeatOutcome.FOLDED and folded is None:
@@ -253,8 +188,6 @@ class WinningPoker2016(Dialect):
         "CALL": _money_action(ActionKind.CALL),
         "RAISE": _money_action(ActionKind.RAISE),
         "ALL_IN": _money_action(None),
-        "FOLD": on_fold_2016,
-        "UNCALLED": on_uncalled_2016,
         "MUCK": on_muck_2016,
         "TOTAL_POT": on_pot_2016,
         "RESULT_SHOWED": _result_2016(SeatOutcome.SHOWED),

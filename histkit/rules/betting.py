@@ -12,8 +12,10 @@ public fields); only `act`, `put`, `returned` and `close` change it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from histkit.cards import Card
 from histkit.model import ActionKind, Street
 from histkit.rules import order
 from histkit.rules.profile import ShortAllIn
@@ -36,6 +38,9 @@ if TYPE_CHECKING:
     from histkit.rules.state import HandState
 
 __all__ = [
+    "street_bet",
+    "pair_showing",
+    "excess",
     "act",
     "put",
     "close",
@@ -49,6 +54,33 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ the questions
+def street_bet(street: Street, small: int, big: int) -> int:
+    """The fixed-limit bet of a street: the small bet on 3rd and 4th, the big bet from
+    5th (the open pair's big bet on 4th is `double_allowed`'s question)."""
+    return small if street <= _FOURTH else big
+
+
+def pair_showing(boards: Iterable[Sequence[Card | None]]) -> bool:
+    """Whether one of these 4th-street boards (each player's two up cards) shows an open
+    pair, or may: a board the record does not show whole (a card unknown, or fewer than
+    two) cannot be ruled out."""
+    for up in boards:  # noqa: SIM110 - a plain loop beats any() over a generator
+        if len(up) < 2 or len({c.rank for c in up if c is not None}) < len(up):
+            return True
+    return False
+
+
+def excess(totals: Sequence[int]) -> tuple[int, int] | None:
+    """The bet nobody matched among the street totals: (the index of the top total, its
+    chips over the next one), else None."""
+    if not totals:
+        return None
+    vals = sorted(totals)
+    top = vals[-1]
+    over = top - (vals[-2] if len(vals) > 1 else 0)
+    return (totals.index(top), over) if over > 0 else None
+
+
 def someone_could_call(st: HandState, i: int) -> bool:
     """Is there an opponent a bet or raise by position i could be called by: one still in
     the hand, not all-in, with more chips than the bet already standing? If not, no site
@@ -74,12 +106,7 @@ def double_allowed(st: HandState) -> bool:
     if not st.double_game or st.street != _FOURTH:
         return False
     live, ledger = st.live_mask, st.ledger
-    for i in range(st.n):
-        if live >> i & 1:
-            up = ledger.up_cards(i)
-            if len(up) < 2 or len({c.rank for c in up}) < len(up):
-                return True  # a pair, or an up card unknown (or no deals written)
-    return False
+    return pair_showing([ledger.up_cards(i) for i in range(st.n) if live >> i & 1])
 
 
 def may_raise(st: HandState, i: int) -> bool:
@@ -347,7 +374,7 @@ def _complete(st: HandState, i: int, to: int, short: bool) -> None:
 
 
 def _bet(st: HandState, i: int, to: int, short: bool) -> None:
-    sizes = [st.small_bet] if st.street == _FOURTH else [st.big_bet]
+    sizes = [street_bet(st.street or _FOURTH, st.small_bet, st.big_bet)]
     if double_allowed(st):
         sizes.append(st.big_bet)
     if to not in sizes and not (short and 0 < to < min(sizes)):
@@ -478,16 +505,8 @@ def put(st: HandState, i: int, chips: int, all_in_flag: bool, what: str) -> None
 
 def unmatched(st: HandState) -> tuple[str, int] | None:
     """The bet nobody matched at the end of a betting round: (player, chips), else None."""
-    si = st.street_in
-    if not si:
-        return None
-    # the top amount less the next one (the top player's own excess over the others)
-    vals = sorted(si)
-    top = vals[-1]
-    excess = top - (vals[-2] if len(vals) > 1 else 0)
-    if excess <= 0:
-        return None
-    return (st.names[si.index(top)], excess)
+    got = excess(st.street_in)
+    return None if got is None else (st.names[got[0]], got[1])
 
 
 def returned(st: HandState, player: str, amount: int) -> None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from histkit.model import Street
 from histkit.rules import betting, order
-from histkit.rules.speed import FOURTH as _FOURTH
 from histkit.rules.speed import P_ANTES as _ANTES
 from histkit.rules.speed import P_BET as _BET
 from histkit.rules.speed import P_DEAL as _DEAL
@@ -209,7 +208,7 @@ def options(st: HandState, i: int, bring_in_due: bool) -> Legal:
         complete_to = min(small, stack + mine) if can_raise else None
     elif st.wagers == 0:
         if betting.someone_could_call(st, i):
-            bet = min(small if street == _FOURTH else big, stack)
+            bet = min(betting.street_bet(street, small, big), stack)
             if betting.double_allowed(st):
                 bet_big = min(big, stack)
     elif can_raise:

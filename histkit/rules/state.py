@@ -52,7 +52,6 @@ from histkit.rules.pots import Settlement, settle_hand
 from histkit.rules.profile import RuleProfile
 from histkit.rules.sites import site_record
 from histkit.rules.speed import ANTE as _ANTE
-from histkit.rules.speed import FOURTH as _FOURTH
 from histkit.rules.speed import P_ANTES as _ANTES
 from histkit.rules.speed import P_BET as _BET
 from histkit.rules.speed import P_BETWEEN as _BETWEEN
@@ -414,7 +413,7 @@ class HandState(StateViews):
         self.dealt_now = self.acted_mask = 0
         self.street_in = [0] * self.n
         self.bet = self.wagers = 0
-        self.inc = self.small_bet if street <= _FOURTH else self.big_bet
+        self.inc = betting.street_bet(street, self.small_bet, self.big_bet)
         self.last = self.opener = self.aggressor = None
         self.uncalled_done = False
         if community is not None:

@@ -44,6 +44,7 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
+from histkit.rules.betting import street_bet
 from histkit.rules.order import shows_first_of
 from histkit.rules.pots import Pot, Settlement
 from histkit.rules.profile import POKERSTARS, RuleProfile, ShowdownOrder
@@ -233,7 +234,7 @@ class _Table:
             community=self.community,
             pot=self.start_total - sum(self.stacks.values()),
             to_call=to_call,
-            bet=stakes.small_bet if street <= Street.FOURTH else stakes.big_bet,
+            bet=street_bet(street, stakes.small_bet, stakes.big_bet),
             family_pot=self.setup.family_pot,
             raises=self.state.raises_this_street,
         )
