@@ -6,6 +6,7 @@ clean error, and the rest of the run goes on."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import tarfile
@@ -524,3 +525,39 @@ def test_xml_broken_outside_every_hand_is_not_counted_as_a_hand(
     assert "1 stretch of the input outside any hand not read" in out
     assert f"Not part of any hand: {path}:{starts[1] + 1}: XML not well-formed" in out
     assert "rejected" not in out.lower()
+
+
+# ------------------------------------------------------------------ item 9: mixed encodings
+
+
+def test_a_utf8_name_on_a_line_with_a_cp1252_euro_sign_reads_the_same(
+    xml_files: dict[str, Path], tmp_path: Path
+) -> None:
+    """Real iPoker files declare UTF-8 and write the euro sign in cp1252: a line holding
+    both a UTF-8 name and that byte was read wholly as cp1252 ('JÃ¼rgen' there, 'Jürgen'
+    on the lines without a euro sign), and the hero was lost. Now each run of a line is
+    read as what it is: the hands are those of the file written wholly in UTF-8."""
+    text = xml_files["ipoker"].read_text(encoding="utf-8").replace("Hero", "Jürgen")
+    assert "€" in text and "Jürgen" in text
+    utf8 = tmp_path / "utf8.xml"
+    utf8.write_bytes(text.encode("utf-8"))
+    mixed = tmp_path / "mixed.xml"
+    mixed.write_bytes(text.encode("utf-8").replace("€".encode(), b"\x80"))
+    lines = mixed.read_bytes().split(b"\n")
+    assert any(b"\x80" in x and "ü".encode() in x for x in lines)  # both on one line
+    want, got = _read(utf8), _read(mixed)
+    assert want[1] == [] and got[1] == [] and len(want[0]) == 3
+    assert [h.hero for h in got[0]] == ["Jürgen"] * 3
+    assert [
+        dataclasses.replace(h, source=h.source.__class__("", h.source.line)) for h in got[0]
+    ] == [dataclasses.replace(h, source=h.source.__class__("", h.source.line)) for h in want[0]]
+
+
+def test_a_line_is_read_by_runs() -> None:
+    from histkit.reading.decode import decode_line
+
+    assert decode_line("Jürgen ".encode() + b"\x80" + b"5") == "Jürgen €5"
+    assert decode_line(b"J\xfcrgen \x80") == "Jürgen €"  # cp1252 alone, as before
+    assert decode_line("Ã¼".encode("cp1252")) == "ü"  # valid UTF-8 is UTF-8, as before
+    with pytest.raises(UnicodeDecodeError):
+        decode_line("Jürgen ".encode() + b"\x81")  # a byte cp1252 does not read either

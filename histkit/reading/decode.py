@@ -1,6 +1,10 @@
 """Bytes to text: UTF-8 (BOM or not), UTF-16 with a BOM, else a legacy code page (cp1252);
 LF, CRLF or old Mac CR line ends; binary data refused, never guessed at.
 
+A line that is not UTF-8 is read by runs: what is valid UTF-8 in it as UTF-8, each other
+byte in the legacy code page (real iPoker files write a UTF-8 name and a cp1252 euro sign
+on one line: the name reads the same on every line of its hand).
+
 Files are read in pieces of whole lines (about 1 MB), so memory stays flat however big the
 file; the common case (UTF-8 with LF or CRLF, no control bytes) decodes a whole piece at
 once, anything else line by line.
@@ -15,6 +19,7 @@ reading, with `UnreadableFile` at its line.
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from collections.abc import Iterator
@@ -30,6 +35,7 @@ __all__ = [
     "UnreadableFile",
     "binary_file",
     "decode_bytes",
+    "decode_line",
     "decode_lines",
     "line_pieces",
     "long_line",
@@ -499,6 +505,37 @@ def _unpad(raw: bytes) -> bytes:
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
+def _by_runs(fallback: str) -> str:
+    """The name of the decoding error handler that reads bytes that are not UTF-8 in
+    `fallback` (registered once per code page)."""
+    name = f"histkit-runs-{fallback}"
+    try:
+        codecs.lookup_error(name)
+    except LookupError:
+
+        def handler(e: UnicodeError) -> tuple[str, int]:
+            if not isinstance(e, UnicodeDecodeError):
+                raise e
+            return e.object[e.start : e.end].decode(fallback), e.end
+
+        codecs.register_error(name, handler)
+    return name
+
+
+def decode_line(raw: bytes, fallback: str = FALLBACK_ENCODING) -> str:
+    """One line's bytes as UTF-8, else by runs (see the module's notes), else wholly in
+    `fallback` (a multi-byte code page); UnicodeDecodeError when `fallback` cannot read
+    it, at the first byte it cannot read."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("utf-8", _by_runs(fallback))
+    except UnicodeDecodeError:
+        return raw.decode(fallback)
+
+
 def decode_lines(data: bytes, before: int, fallback: str = FALLBACK_ENCODING) -> Iterator[str]:
     """Lines one at a time: each as UTF-8 or else the legacy encoding, CR line ends
     split. A damaged line (a stray control byte, or a byte neither encoding reads) comes
@@ -514,13 +551,10 @@ def decode_lines(data: bytes, before: int, fallback: str = FALLBACK_ENCODING) ->
             raw = _unpad(raw)
             controls = _BINARY_BYTES.search(raw) is not None
         try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            try:
-                line = raw.decode(fallback)
-            except UnicodeDecodeError as e:
-                bad = e.start
-                line = raw.decode(fallback, errors="ignore")
+            line = decode_line(raw, fallback)
+        except UnicodeDecodeError as e:
+            bad = e.start
+            line = raw.decode(fallback, errors="ignore")
         line = line.rstrip("\r\n")
         if controls or bad is not None:
             yield from _damaged(line, raw, bad, fallback)

@@ -20,6 +20,7 @@ from histkit.reading.decode import (
     Damage,
     DamagedLine,
     UnreadableFile,
+    decode_line,
     decodes,
     is_utf16,
     line_pieces,
@@ -345,10 +346,7 @@ def cut_points(
                 break
             at = found.start()  # buf index of the LF before the line = piece index of the line
             line = piece[at : piece.index(b"\n", at)].rstrip(b"\r")
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError:
-                text = line.decode(fallback)  # checked above: it decodes
+            text = decode_line(line, fallback)  # (checked above: it decodes)
             if at + offset > 0 and starts.is_header(text):
                 counted += piece.count(b"\n", counted_to, at)
                 counted_to = at
