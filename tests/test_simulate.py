@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from histkit.accounting import collections, contributions
 from histkit.audit import audit
+from histkit.dialects import get_dialect, known_sites
 from histkit.dialects.pokerstars_writer import write_hand, write_hands
 from histkit.model import (
     Action,
@@ -49,6 +50,8 @@ from histkit.simulate import (
 )
 from histkit.simulate.session import SessionConfig, iter_played
 from tests.conftest import corpus_files, needs_corpus
+
+WRITTEN_SITES = sorted(n for n in known_sites() if get_dialect(n).writer)
 
 GAMES = [Game.STUD_HILO, Game.STUD, Game.RAZZ]
 
@@ -192,6 +195,46 @@ def test_audit_finds_every_planted_fault_and_nothing_else(
     assert not missed
     extra = {h: codes for h, codes in flagged.items() if h not in expected}
     assert not extra
+
+
+@pytest.mark.parametrize("site", WRITTEN_SITES)
+def test_every_sites_truth_names_the_code_and_the_players_its_audit_sees(
+    tmp_path: Path, site: str
+) -> None:
+    """The truth file is that of the site's record: the code its audit reports (a site that
+    writes each player's winnings over all pots shows a wrong half or odd chip only as a
+    wrong total: AWARD_MISMATCH) and the names the file writes (Bovada's seats)."""
+    from histkit.audit import audit_paths
+
+    path = tmp_path / f"{site}.txt"
+    payouts = tuple(k for k in FAULT_KINDS if k != "wrong_rake")  # (a rake fault needs a profile)
+    report = write_session(
+        path, Game.STUD_HILO, 150, players=6, seed=1, faults=0.3, site=site, fault_kinds=payouts
+    )
+    assert report.sidecar is not None
+    truth = [json.loads(line) for line in report.sidecar.read_text().splitlines()]
+    assert len(truth) == report.faults > 10
+    result = audit_paths([path])
+    assert result.hands == 150 and not result.rejected
+    roots: dict[str, set[str]] = defaultdict(set)
+    for v in result.errors:
+        if v.caused_by is None:
+            roots[v.hand_id].add(str(v.code))
+    assert {t["hand_id"]: t["code"] for t in truth if t["code"] not in roots[t["hand_id"]]} == {}
+    assert set(roots) == {t["hand_id"] for t in truth}
+    seated = {
+        (h.hand_id, s.player) for h in iter_hands([path]) if isinstance(h, Hand) for s in h.seats
+    }
+    forms = (
+        re.compile(r"low half \((.+?)\) instead of the high \((.+?)\)$"),  # odd chip
+        re.compile(r"paid to (.+?) instead of (.+)$"),  # low half
+        re.compile(r"paid to (.+?), who is not eligible"),  # side pot
+    )
+    for t in truth:
+        m = next(filter(None, (f.search(t["detail"]) for f in forms)), None)
+        assert m is not None, t
+        for name in m.groups():
+            assert (t["hand_id"], name) in seated, (site, t)
 
 
 def test_every_fault_kind_is_planted(tmp_path: Path) -> None:

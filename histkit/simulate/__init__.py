@@ -177,14 +177,53 @@ def write_session(
             tables=tables, rake=rake,
             profile=profile, play=play,
         ):  # fmt: skip
-            out.write(dialect.write_hands([hand], newline=newline))
+            text = dialect.write_hands([hand], newline=newline)
+            out.write(text)
             n += 1
             if fault is not None and truth is not None:
+                fault = as_written(fault, hand, text, site)
                 truth.write(json.dumps(fault.as_json()) + "\n")
                 n_faults += 1
             if progress is not None:
                 progress(n)
     return SessionReport(path, n, n_faults, side if faults else None)
+
+
+def as_written(fault: Fault, hand: Hand, text: str, site: str) -> Fault:
+    """The fault as the site's record of the hand shows it: in the names the text writes
+    (Bovada writes seats, not names), and under AWARD_MISMATCH when the record gives each
+    player's winnings over all pots (iPoker, WPN's 2016 client, Bovada's side pots): it no
+    longer says which pot or half paid what, so a wrong half or odd chip is a wrong total."""
+    import re
+    from dataclasses import replace
+
+    from histkit.dialects import get_dialect
+    from histkit.dialects.xmlbase import XmlDialect
+    from histkit.model import Collect, PotKind
+    from histkit.reader import parse_text
+
+    d = get_dialect(site)
+    items = (
+        d.read_xml(text.splitlines(), "<simulated>")
+        if isinstance(d, XmlDialect)
+        else parse_text(text, site=site)
+    )
+    (back,) = [h for h in items if isinstance(h, Hand)]
+    written = {s.seat: s.player for s in back.seats}
+    names = {
+        s.player: written[s.seat] for s in hand.seats if written.get(s.seat, s.player) != s.player
+    }
+    detail = fault.detail
+    if names:
+        pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        detail = re.sub(pattern, lambda m: names[m[0]], detail)
+    totals = any(type(e) is Collect and e.pot is PotKind.TOTAL for e in back.events)
+    code = "AWARD_MISMATCH" if totals and fault.code in _PER_POT_CODES else fault.code
+    return replace(fault, code=code, detail=detail)
+
+
+# the codes that need the record to say which pot, or which half, paid whom
+_PER_POT_CODES = frozenset({"ODD_CHIP", "LOW_NOT_QUALIFIED"})
 
 
 def house_profile(rake: RakeSchedule | None = None, base: RuleProfile = POKERSTARS) -> RuleProfile:
