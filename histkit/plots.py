@@ -124,7 +124,8 @@ def cumulative_net(
         ax.figure.autofmt_xdate()
     if fmt is not None:
         ax.yaxis.set_major_formatter(fmt)
-    ax.legend(loc="best", frameon=False)
+    # beside the plot, not on it: the lines fill the axes (over time, from corner to corner)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, frameon=False)
     return ax
 
 

@@ -137,3 +137,27 @@ def test_stack_and_money_refusal() -> None:
     assert total[-1] == pytest.approx(13 / 8 - 30 / 80)
     with pytest.raises(ValueError, match="no hands of player"):
         plots.cumulative_net(f, "nobody")
+
+
+@pytest.mark.parametrize("by", ["hand", "date"])
+def test_the_winnings_legend_is_beside_the_lines_not_on_them(by: str) -> None:
+    """Drawn, the legend is right of the plot area and inside the figure: it covers no
+    line (over time the lines run from corner to corner, where 'best' still fell on them)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from histkit.stats import load
+
+    from .conftest import SAMPLE_DATA
+
+    f = seat_facts(load([SAMPLE_DATA / "stud_hilo_cash_hero_500.txt"]))
+    ax = plots.cumulative_net(f, "Hero", by=by)
+    fig = ax.figure
+    FigureCanvasAgg(fig).draw()
+    legend, area = ax.get_legend().get_window_extent(), ax.get_window_extent()
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:3] == [
+        "total",
+        "showdown",
+        "non-showdown",
+    ]
+    assert legend.x0 >= area.x1 and not legend.overlaps(area)
+    assert fig.bbox.x0 <= legend.x0 and legend.x1 <= fig.bbox.x1
