@@ -518,10 +518,10 @@ def put(
     """An action that puts chips in, as the site writes it: `adds`, the chips it adds, or
     `to`, the street total it reaches ("raises to Y", "calls Y" as a total). The sink's
     chips say the rest. `kind` None (an all-in the site does not name) is a bet with
-    nothing in front, a call that does not top the bet, else a raise; a raise with nothing
-    in front is a bet; a raise or completion is reported as its increment over the bet
-    (`increment`: as the line writes it, for the audit to check) and its total. `all_in`
-    None: all-in when the chips reach the stack."""
+    nothing in front, a call that does not top the bet, else a raise (a named kind is
+    kept: a raise with nothing in front is the audit's to report). A raise or completion
+    is reported as its increment over the bet (`increment`: as the line writes it, for the
+    audit to check) and its total. `all_in` None: all-in when the chips reach the stack."""
     sink = r.sink
     player = sink.player(name, line)
     top = sink.bet
@@ -534,8 +534,6 @@ def put(
         all_in = sink.hand_in.get(player, 0) + adds >= sink.players[player].stack
     if kind is None:
         kind = _BET if not top else _CALL if to <= top else _RAISE
-    if kind is _RAISE and not top:
-        kind = _BET
     if kind is _RAISE or kind is _COMPLETE:
         step = to - top if increment is None else increment
         sink.action(kind, player, step, to, all_in, line)

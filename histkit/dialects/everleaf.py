@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from histkit.cards import Card
@@ -60,12 +59,15 @@ from histkit.dialects.builder import (
     HandError,
     Handler,
     LineReader,
+    put,
+    return_unmatched,
+    summary_from_wins,
     utc_start,
 )
 from histkit.dialects.sink import UP3
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
 from histkit.evaluate.scalar import high_value
-from histkit.model import ActionKind, Game, NoteKind, PotKind, SeatOutcome, Street, Unit
+from histkit.model import ActionKind, Game, NoteKind, PotKind, Street, TableNote, Unit
 from histkit.rules.profile import RuleProfile, ShowdownOrder
 
 __all__ = ["EVERLEAF", "Everleaf", "describe_words"]
@@ -84,6 +86,7 @@ _A = ActionKind
 _TID = re.compile(r"TID_(\d+)-\d+")
 _CODES = {"USD": "USD", "EUR": "EUR", "EURO": "EUR", "GBP": "GBP"}
 _CHIPS = ("CHIPS", None)
+_GONE = NoteKind.OTHER  # a seat line without a stack
 # Everleaf's words for a shown hand (R: "a pair of threes", "three of a kind, aces", "a
 # straight, nine high", "a flush, king high"); other hands' words are in no real file
 _ONE = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
@@ -109,29 +112,6 @@ def describe_words(game: Game, cards: tuple[Card, ...]) -> str | None:
     return None
 
 
-@dataclass(slots=True)
-class _Book:
-    """The chips as the hand's lines move them: each player's street total and hand total,
-    what they and each pot paid out, who folded, who showed what, the seat lines read;
-    `closed`: the street's betting is over (its return is reported)."""
-
-    on_street: dict[str, int] = field(default_factory=dict)
-    in_hand: dict[str, int] = field(default_factory=dict)
-    won: dict[str, int] = field(default_factory=dict)
-    pots: dict[int, int] = field(default_factory=dict)
-    folded: set[str] = field(default_factory=set)
-    shown: dict[str, tuple[tuple[Card, ...], str | None]] = field(default_factory=dict)
-    closed: bool = False
-    seats: int = 0
-
-
-def _book(r: LineReader) -> _Book:
-    b: _Book | None = r.scratch.get("book")
-    if b is None:
-        b = r.scratch["book"] = _Book()
-    return b
-
-
 def _money(r: LineReader, m: re.Match[str], group: str, line: int) -> int:
     """An amount and its code ("USD", "Chips"): the code must be the hand's."""
     code = m["code"] if "code" in m.re.groupindex else None
@@ -144,59 +124,21 @@ def _money(r: LineReader, m: re.Match[str], group: str, line: int) -> int:
     return r.money(m[group].replace(" ", ""), line)
 
 
-def _close_round(r: LineReader, line: int) -> None:
-    """The betting round is over: the top street total less the next one goes back."""
-    b = _book(r)
-    if b.closed:
-        return
-    b.closed = True
-    totals = sorted(b.on_street.values())
-    if not totals or totals[-1] <= (totals[-2] if len(totals) > 1 else 0):
-        return
-    back = totals[-1] - (totals[-2] if len(totals) > 1 else 0)
-    player = next(p for p, v in b.on_street.items() if v == totals[-1])
-    b.on_street[player] -= back
-    b.in_hand[player] -= back
-    r.sink.uncalled(player, back, line)
-
-
 def _put_in(kind: ActionKind) -> Handler:
     """An ante, bring-in, completion (`to`), bet, call or raise (`amount`: what it adds)."""
 
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
-        b = _book(r)
-        player = r.sink.player(m["player"], line)
-        top = max(b.on_street.values(), default=0)
-        before = b.on_street.get(player, 0)
         if kind is _A.COMPLETE:
-            to = _money(r, m, "to", line)
-            added = to - before
+            put(r, kind, m["player"], line, to=_money(r, m, "to", line))
         else:
-            added = _money(r, m, "amount", line)
-            to = before + added
-        b.in_hand[player] = b.in_hand.get(player, 0) + added
-        all_in = b.in_hand[player] >= r.sink.players[player].stack
-        if kind is _A.ANTE:
-            r.sink.action(kind, player, added, None, all_in, line)
-            return
-        b.on_street[player] = to
-        if kind is _A.COMPLETE or kind is _A.RAISE:
-            r.sink.action(kind, player, to - top, to, all_in, line)
-        else:
-            r.sink.action(kind, player, added, None, all_in, line)
+            put(r, kind, m["player"], line, adds=_money(r, m, "amount", line))
 
     return handler
 
 
-def on_fold(r: LineReader, m: re.Match[str], line: int) -> None:
-    player = r.sink.player(m["player"], line)
-    _book(r).folded.add(player)
-    r.sink.action(_A.FOLD, player, 0, None, False, line)
-
-
 def on_game(r: LineReader, m: re.Match[str], line: int) -> None:
     """Line 3: the stakes, game and time. With no sign or code, the first seat says whether
-    the hand is in money; the header is reported there."""
+    the hand is in money; the header is reported there (the line waits in `scratch`)."""
     r.scratch["game"] = m
     if r.is_money(m["sb"]) or m["cur"]:
         _header(r, m["cur"] or r.d.currency_symbols[m["sb"][0]], line)
@@ -208,7 +150,7 @@ def _header(r: LineReader, currency: str | None, line: int) -> None:
     r.set_unit(Unit.CENT if currency else Unit.CHIP)
     tid = None if currency else _TID.search(r.sink.source.replace("\\", "/").rsplit("/")[-1])
     r.sink.header(
-        hand_id=r.scratch["id"],
+        hand_id=r.sink.head["hand_id"],
         game=d.games[m["game"].upper()],
         small_bet=r.money(m["sb"].replace(" ", ""), line),
         big_bet=r.money(m["bb"].replace(" ", ""), line),
@@ -221,12 +163,13 @@ def _header(r: LineReader, currency: str | None, line: int) -> None:
 
 
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.scratch["id"] = m["id"]
+    r.sink.amend(hand_id=m["id"])
 
 
 def on_history(r: LineReader, m: re.Match[str], line: int) -> None:
-    if m["id"] != r.scratch["id"]:
-        raise HandError(f"hand history for game #{m['id']} in game #{r.scratch['id']}", line)
+    hand_id = r.sink.head["hand_id"]
+    if m["id"] != hand_id:
+        raise HandError(f"hand history for game #{m['id']} in game #{hand_id}", line)
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -234,37 +177,36 @@ def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def on_players(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.scratch["count"] = int(m["count"])
+    r.sink.amend(players=int(m["count"]))
 
 
 def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
     if "game" in r.scratch:  # the stakes had no sign: this seat's code says
         code = (m["code"] or "").upper()
         _header(r, _CODES.get(code), line)
-    _book(r).seats += 1
     r.sink.seat(int(m["seat"]), m["player"], _money(r, m, "amount", line), False, line)
 
 
 def on_seat_gone(r: LineReader, m: re.Match[str], line: int) -> None:
     """A seat with no stack ("new player", "All-in"): a note, not a player of the hand."""
-    _book(r).seats += 1
     r.sink.note(NoteKind.OTHER, m["player"], m[0].rstrip(), line)
 
 
 def _street(street: Street) -> Handler:
     def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
-        b = _book(r)
+        sink = r.sink
         if street is Street.THIRD:
-            want = r.scratch.pop("count")
-            if b.seats != want:
-                raise HandError(f"{b.seats} seat lines for {want} players", line)
+            # the seat lines: the seats, and those without a stack (their notes)
+            gone = sum(1 for e in sink.events if type(e) is TableNote and e.kind is _GONE)
+            seats, want = len(sink.seats) + gone, sink.head.get("players")
+            if seats != want:
+                raise HandError(f"{seats} seat lines for {want} players", line)
             if "game" in r.scratch:
                 raise HandError("no seat line says the hand's currency", line)
         else:
-            _close_round(r, line)
-        b.on_street, b.closed = {}, False
+            return_unmatched(r, line)
         card = m["card"] if "card" in m.re.groupindex else None
-        r.sink.street_start(street, line, r.cards(card, line)[0] if card else None)
+        sink.street_start(street, line, r.cards(card, line)[0] if card else None)
 
     return on_street
 
@@ -284,47 +226,29 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
-    _close_round(r, line)
-    player = r.sink.player(m["player"], line)
+    return_unmatched(r, line)
     cards = tuple(c for c in _cards(r, m["cards"], line) if c is not None)
-    description = m["description"] or None
-    _book(r).shown[player] = (cards, description)
-    r.sink.show(player, cards, description, line)
+    r.sink.show(m["player"], cards, m["description"] or None, line)
 
 
 def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
     """Declined when everyone else folded; a muck when another hand is still in."""
-    _close_round(r, line)
-    b = _book(r)
+    return_unmatched(r, line)
     player = r.sink.player(m["player"], line)
-    live = [p for p in (b.in_hand or r.sink.players) if p not in b.folded]
-    r.sink.muck(player, live == [player], line)
+    r.sink.muck(player, r.sink.live() == [player], line)
 
 
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
     """A pot won; the summary the site does not write is rebuilt from the wins so far."""
-    _close_round(r, line)
-    b, sink = _book(r), r.sink
-    player = sink.player(m["player"], line)
+    return_unmatched(r, line)
+    player = r.sink.player(m["player"], line)
     if m["cards"]:
         _cards(r, m["cards"], line)  # a garbled card is reported; the best five are not kept
     amount = _money(r, m, "amount", line)
     side = m["pot"] == "side pot"
     index = (int(m["index"]) if m["index"] else 1) if side else 0
-    sink.collect(player, amount, PotKind.SIDE if side else PotKind.MAIN, index, line)
-    b.won[player] = b.won.get(player, 0) + amount
-    b.pots[index] = b.pots.get(index, 0) + amount
-    total = sum(b.in_hand.values())
-    main: int | None = None
-    sides: tuple[int, ...] = ()
-    if len(b.pots) > 1:  # what each pot paid out, as its size after rake
-        main, sides = b.pots.get(0, 0), tuple(b.pots.get(i, 0) for i in range(1, max(b.pots) + 1))
-    sink.pot_total(total, total - sum(b.won.values()), main, sides, line)
-    sink.results[:] = [x for x in sink.results if x.player != player]
-    cards, words = b.shown.get(player, ((), None))
-    outcome = SeatOutcome.SHOWED if cards else SeatOutcome.COLLECTED
-    seat = sink.players[player].seat
-    sink.result(seat, player, outcome, b.won[player], cards, words, None, False, line)
+    r.sink.collect(player, amount, PotKind.SIDE if side else PotKind.MAIN, index, line)
+    summary_from_wins(r, player, line, shown=True)
 
 
 class Everleaf(Dialect):
@@ -349,7 +273,7 @@ class Everleaf(Dialect):
         **BASE_HANDLERS,
         "HEADER": on_header, "HISTORY": on_history, "GAME": on_game, "TABLE": on_table,
         "PLAYERS": on_players, "SEAT": on_seat, "SEAT_GONE": on_seat_gone, "DEALT": on_deal,
-        "FOLD": on_fold, "SHOW": on_show, "NO_SHOW": on_no_show, "COLLECT": on_collect,
+        "SHOW": on_show, "NO_SHOW": on_no_show, "COLLECT": on_collect,
         **{f"STREET_{int(s)}": _street(s) for s in Street},
         **{k.name: _put_in(k) for k in (_A.ANTE, _A.BRING_IN, _A.COMPLETE, _A.BET, _A.CALL,
                                          _A.RAISE)},

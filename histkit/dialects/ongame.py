@@ -58,12 +58,12 @@ from typing import ClassVar
 
 from histkit.cards import Card
 from histkit.dialects.base import Dialect, HandBlock
-from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, ignore
+from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, ignore, put
 from histkit.dialects.ongame_writer import MONTHS, high_words
 from histkit.dialects.sink import UP3
 from histkit.evaluate._tables import HandCategory
 from histkit.evaluate.names import low8_name
-from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, UncalledBet, Unit
+from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["ONGAME", "OnGame"]
@@ -79,31 +79,8 @@ _SEEN_WORDS = (HandCategory.TWO_PAIR, HandCategory.THREE_OF_A_KIND, HandCategory
 _WINNER = re.compile(r" \(([$€£]?\d[\d,]*(?:\.\d+)?)\)(?:, |$)")
 
 
-class _Book:
-    """Chips as the lines move them: each player's stack left, total in the hand (with and
-    without antes), street total; folds, deals, the summary's pots and collects."""
-
-    def __init__(self) -> None:
-        self.left: dict[str, int] = {}
-        self.in_hand: dict[str, int] = {}
-        self.bets: dict[str, int] = {}  # without antes: a raise's "to Y"
-        self.street: dict[str, int] = {}
-        self.folded: dict[str, Street] = {}
-        self.dealt: list[str] = []
-        self.unmatched: tuple[str, int, Street, int] | None = None  # (player, chips, street, at)
-        self.pots: list[tuple[re.Match[str], int]] = []
-        self.won: dict[str, int] | None = None  # after the pots are read
-
-
-def _book(r: LineReader) -> _Book:
-    b: _Book | None = r.scratch.get("book")
-    if b is None:
-        b = r.scratch["book"] = _Book()
-    return b
-
-
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.scratch["head"] = m
+    r.sink.amend(hand_id=m["id"], tournament_id=m["tid"], buy_in=m["buyin"])
 
 
 def on_start(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -116,29 +93,29 @@ def on_start(r: LineReader, m: re.Match[str], line: int) -> None:
     )
     hh, mi, ss = map(int, m["clock"].split(":"))
     local = datetime(int(m["year"]), mon, int(m["day"]), hh, mi, ss, tzinfo=zone)
-    r.scratch["start"] = (local.astimezone(UTC), m["date"])
+    r.sink.amend(started_at=local.astimezone(UTC), local_time=m["date"])
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
-    head: re.Match[str] = r.scratch["head"]
+    sink = r.sink
     game = r.d.games.get(m["game"].upper())
     if game is None:
         raise HandError(f"not a stud game: {m['game']!r}", line)
     sb = m["sb"]
     r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
-    started, local = r.scratch.get("start", (None, None))
-    parts = head["id"].split("-")
-    r.sink.header(
-        hand_id=head["id"],
+    head = sink.head
+    parts = head["hand_id"].split("-")
+    sink.header(
+        hand_id=head["hand_id"],
         game=game,
         small_bet=r.money(sb, line),
         big_bet=r.money(m["bb"], line),
         unit=r.unit,
         currency=r.d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None,
-        started_at=started,
-        local_time=local,
-        tournament_id=head["tid"],
-        buy_in=head["buyin"],
+        started_at=head.get("started_at"),
+        local_time=head.get("local_time"),
+        tournament_id=head["tournament_id"],
+        buy_in=head["buy_in"],
         ante=r.money(m["ante"], line) if m["ante"] else None,
         table=m["name"],
         table_hand=int(parts[-1]) if len(parts) == 3 and parts[-1].isdigit() else None,
@@ -146,35 +123,21 @@ def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def on_user(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.scratch["user"] = m["player"]
+    r.sink.set_hero(m["player"])  # unless not seated (3rd street's line says)
 
 
 def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
-    stack = r.money(m["amount"], line)
-    r.sink.seat(int(m["seat"]), m["player"], stack, False, line)
-    _book(r).left[m["player"]] = stack
+    r.sink.seat(int(m["seat"]), m["player"], r.money(m["amount"], line), False, line)
 
 
 def _put(r: LineReader, kind: ActionKind, m: re.Match[str], line: int, to: int | None) -> None:
     """An action that puts chips in: `to` the street total it reaches (None: the line's
-    amount is what it adds)."""
-    b, sink = _book(r), r.sink
+    amount is what it adds); all-in when the line says so or it takes the last chip."""
+    sink = r.sink
     p = sink.player(m["player"], line)
-    before = b.street.get(p, 0)
-    add = r.money(m["amount"], line) if to is None else to - before
-    top = max(b.street.values(), default=0)
-    if kind is not _A.ANTE:
-        b.street[p] = before + add
-        b.bets[p] = b.bets.get(p, 0) + add
-    b.in_hand[p] = b.in_hand.get(p, 0) + add
-    b.left[p] -= add
-    all_in = m["allin"] is not None or (b.left[p] <= 0 and add > 0)
-    if kind is _A.RAISE:
-        sink.action(kind, p, before + add - top, before + add, all_in, line)
-    elif kind is _A.COMPLETE:
-        sink.action(kind, p, add, before + add, all_in, line)
-    else:
-        sink.action(kind, p, add, None, all_in, line)
+    add = r.money(m["amount"], line) if to is None else to - sink.put_in(p)
+    all_in = m["allin"] is not None or (add > 0 and sink.left(p) <= add)
+    put(r, kind, p, line, adds=add, all_in=all_in, increment=add if kind is _A.COMPLETE else None)
 
 
 def _adds(kind: ActionKind) -> Handler:
@@ -183,15 +146,16 @@ def _adds(kind: ActionKind) -> Handler:
 
 def on_big_bring_in(r: LineReader, m: re.Match[str], line: int) -> None:
     """The bring-in player opens for the full small bet: a completion."""
-    _put(r, _A.COMPLETE, m, line, _book(r).street.get(m["player"], 0) + r.money(m["amount"], line))
+    to = r.sink.put_in(r.sink.player(m["player"], line)) + r.money(m["amount"], line)
+    _put(r, _A.COMPLETE, m, line, to)
 
 
 def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "raises X to Y": Y the total without antes; X what the raise adds (or the street total)."""
-    b = _book(r)
-    p = r.sink.player(m["player"], line)
-    before = b.street.get(p, 0)
-    to = r.money(m["to"], line) - (b.bets.get(p, 0) - before)
+    sink = r.sink
+    p = sink.player(m["player"], line)
+    before = sink.put_in(p)
+    to = r.money(m["to"], line) - sink.earlier(p)
     x = r.money(m["amount"], line)
     if to <= before or x not in (to - before, to):
         raise HandError(
@@ -201,31 +165,11 @@ def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
     _put(r, _A.RAISE, m, line, to)
 
 
-def on_fold(r: LineReader, m: re.Match[str], line: int) -> None:
-    p = r.sink.player(m["player"], line)
-    _book(r).folded[p] = r.sink.street
-    r.sink.action(_A.FOLD, p, 0, None, False, line)
-
-
-def _street_over(r: LineReader) -> None:
-    """Remember a bet nobody matched on the street that ends (returned, if the pots say so)."""
-    b = _book(r)
-    totals = sorted(b.street.items(), key=lambda kv: kv[1], reverse=True)
-    if totals and totals[0][1] > (totals[1][1] if len(totals) > 1 else 0):
-        excess = totals[0][1] - (totals[1][1] if len(totals) > 1 else 0)
-        b.unmatched = (totals[0][0], excess, r.sink.street, len(r.sink.events))
-    b.street = {}
-
-
 def street_handler(street: Street) -> Handler:
     def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
         sink = r.sink
-        if street is Street.THIRD:
-            user = r.scratch.get("user")
-            if user in sink.players:
-                sink.set_hero(user)
-        else:
-            _street_over(r)
+        if street is Street.THIRD and sink.hero not in sink.players:
+            sink.hero = None
         card = m["card"] if "card" in m.re.groupindex and m["card"] else None
         community = r.cards(card, line)[0] if card else None
         sink.street_start(street, line, community)
@@ -240,7 +184,6 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
     p = sink.player(m["player"], line)
     cards = r.cards(m["cards"].replace(",", " "), line)
     if sink.street is Street.THIRD:
-        _book(r).dealt.append(p)
         if len(cards) == 1:
             cards = (None, None, cards[0])
         sink.deal(p, cards, UP3, (), line)
@@ -248,13 +191,9 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
         sink.deal(p, cards, (sink.street is not Street.SEVENTH,) * len(cards), (), line)
 
 
-def on_summary(r: LineReader, m: re.Match[str], line: int) -> None:
-    _street_over(r)
-    r.sink.summary_start(line)
-
-
 def on_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    _book(r).pots.append((m, line))
+    """A pot line waits for the rake (`_pots`)."""
+    r.scratch.setdefault("pots", []).append((m, line))
 
 
 def _winners(r: LineReader, text: str, line: int) -> list[tuple[str, int]]:
@@ -282,27 +221,25 @@ def _winners(r: LineReader, text: str, line: int) -> list[tuple[str, int]]:
 
 def _pots(r: LineReader, rake: int) -> None:
     """The pot lines are read once the rake is known: collects, the total, any bet returned."""
-    b, sink = _book(r), r.sink
-    if b.won is not None:
+    sink = r.sink
+    if sink.pot is not None:
         return
-    b.won = {}
-    sides = any(m["which"] != "Main pot" for m, _ in b.pots)
-    gross = sum(r.money(m["amount"], line) for m, line in b.pots)
-    first = b.pots[0][1]
-    gap = sum(b.in_hand.values()) - gross
-    if gap and (b.unmatched is None or b.unmatched[1] != gap):
+    pots: list[tuple[re.Match[str], int]] = r.scratch["pots"]
+    sides = any(m["which"] != "Main pot" for m, _ in pots)
+    gross = sum(r.money(m["amount"], line) for m, line in pots)
+    first = pots[0][1]
+    gap = sum(sink.hand_in.values()) - gross
+    ended = sink.ended
+    if gap and (ended is None or ended[1] != gap):
         raise HandError(
             f"the pots hold {gross} but the players put in {gross + gap} (in {r.unit.value}s)",
             first,
         )
-    if gap and b.unmatched is not None:
-        p, chips, street, at = b.unmatched
-        sink.events.insert(at, UncalledBet(p, chips, street, first))
-        b.in_hand[p] -= chips
-        b.left[p] += chips
+    if gap and ended is not None:
+        sink.uncalled(ended[0], ended[1], first, at=ended[3])
     nets: list[int] = []
     n_side = 0
-    for m, line in b.pots:
+    for m, line in pots:
         if m["which"] == "Main pot":
             kind, index = (PotKind.MAIN if sides else PotKind.POT), 0
         else:
@@ -311,7 +248,6 @@ def _pots(r: LineReader, rake: int) -> None:
         net = 0
         for p, amount in _winners(r, m["winners"], line):
             sink.collect(p, amount, kind, index, line)
-            b.won[p] = b.won.get(p, 0) + amount
             net += amount
         nets.append(net)
     main = nets[0] if sides else None
@@ -324,28 +260,29 @@ def on_rake(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def on_result(r: LineReader, m: re.Match[str], line: int) -> None:
     _pots(r, 0)
-    b, sink = _book(r), r.sink
+    sink = r.sink
     p = sink.player(m["player"], line)
     net_text = m["net"]
     net = r.money(net_text.lstrip("+-"), line) * (-1 if net_text.startswith("-") else 1)
-    won = (b.won or {}).get(p, 0)
-    put = b.in_hand.get(p, 0)
+    won = sink.won().get(p, 0)
+    put_in = sink.hand_in.get(p, 0)
     start = sink.players[p].stack
-    if r.money(m["final"], line) != start + net or net != won - put:
+    if r.money(m["final"], line) != start + net or net != won - put_in:
         raise HandError(
             f"the summary says {p} ends with {m['final']} (net {net_text}), but {p} started "
-            f"with {start} and the hand's lines put in {put} and pay {won} (in "
+            f"with {start} and the hand's lines put in {put_in} and pay {won} (in "
             f"{r.unit.value}s)",
             line,
         )
     cards: tuple[Card, ...] = ()
     if m["cards"]:
         cards = r.known_cards(m["cards"].replace(",", " "), line)
-    live = [q for q in b.dealt if q not in b.folded]
+    folded = sink.folded
+    live = [q for q in sink.dealt_to if q not in folded]
     description = m["description"]
-    if p in b.folded:
-        outcome, street = SeatOutcome.FOLDED, b.folded[p]
-    elif p not in b.dealt:
+    if p in folded:
+        outcome, street = SeatOutcome.FOLDED, folded[p]
+    elif p not in sink.dealt_to:
         outcome, street = SeatOutcome.OTHER, None
     elif cards:
         outcome, street = SeatOutcome.SHOWED, None
@@ -362,9 +299,9 @@ def on_result(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def on_end(r: LineReader, m: re.Match[str], line: int) -> None:
     _pots(r, 0)
-    head: re.Match[str] = r.scratch["head"]
-    if m["id"] != head["id"]:
-        raise HandError(f"hand {head['id']} ends as hand {m['id']!r}", line)
+    hand_id = r.sink.head["hand_id"]
+    if m["id"] != hand_id:
+        raise HandError(f"hand {hand_id} ends as hand {m['id']!r}", line)
 
 
 class OnGame(Dialect):
@@ -405,8 +342,7 @@ class OnGame(Dialect):
         "BET": _adds(_A.BET),
         "CALL": _adds(_A.CALL),
         "RAISE": on_raise,
-        "FOLD": on_fold,
-        "SUMMARY": on_summary,
+        "SUMMARY": BASE_HANDLERS["SUMMARY"],
         "POT": on_pot,
         "RAKE": on_rake,
         "RESULT": on_result,

@@ -154,6 +154,8 @@ class HandSink:
         "summary_line",
         "street_in",
         "hand_in",
+        "antes",
+        "dealt_to",
         "bet",
         "folded",
         "ended",
@@ -187,6 +189,8 @@ class HandSink:
         # the chips as the reported actions move them (see the module's docstring)
         self.street_in: dict[str, int] = {}  # this street's total, per player (no antes)
         self.hand_in: dict[str, int] = {}  # the hand's total, antes in, returns out
+        self.antes: dict[str, int] = {}  # the antes in `hand_in`
+        self.dealt_to: dict[str, None] = {}  # the players dealt a card, in deal order
         self.bet = 0  # the street's highest total: the bet a raise is measured from
         self.folded: dict[str, Street] = {}  # who folded, on which street
         # the bet nobody matched when the last street with one ended: (player, chips,
@@ -220,8 +224,10 @@ class HandSink:
         table_hand: int | None = None,
     ) -> None:
         """What the hand's header says (`ante`/`bring_in` only when the site states them;
-        `table_hand` the table's own count of its hands, where the site writes one)."""
+        `table_hand` the table's own count of its hands, where the site writes one). Facts
+        `amend` gave before it that it does not name are kept."""
         self.head = {
+            **self.head,
             "hand_id": hand_id,
             "game": game,
             "small_bet": small_bet,
@@ -246,7 +252,9 @@ class HandSink:
     def amend(self, **facts: object) -> None:
         """Header facts a line other than the header gives (a site that spreads its header
         over several lines: the hand id before the stakes, a mix or a tournament id after
-        them, stakes settled at the summary): they replace what `header` said."""
+        them, stakes settled at the summary): they replace what `header` said. A fact the
+        model has no field for (a count of players the seat lines are checked against) is
+        the dialect's to read back."""
         self.head.update(facts)
 
     def table(self, name: str, max_seats: int | None, line: int | None = None) -> None:
@@ -317,6 +325,7 @@ class HandSink:
                 self.known_down.append(name)
         elif len(cards) != 1:
             raise HandError(f"a deal of {len(cards)} new cards on one street", line)
+        self.dealt_to[name] = None
         self.events.append(_DEAL(street, name, cards, up, before, line))
 
     def deal_card(self, player: str, card: Card | None, line: int) -> None:
@@ -359,6 +368,7 @@ class HandSink:
         hand_in = self.hand_in
         if kind is _ANTE:
             hand_in[name] = hand_in.get(name, 0) + amount
+            self.antes[name] = self.antes.get(name, 0) + amount
             return
         street_in = self.street_in
         before = street_in.get(name, 0)
@@ -380,6 +390,10 @@ class HandSink:
         """What `player` has in on this street so far (antes not counted)."""
         return self.street_in.get(player, 0)
 
+    def earlier(self, player: str) -> int:
+        """What `player` put in on the streets before this one (antes not counted)."""
+        return self.hand_in.get(player, 0) - self.antes.get(player, 0) - self.put_in(player)
+
     def left(self, player: str) -> int:
         """What is left of `player`'s stack: the seat's stack less what they have in the
         hand (returns given back)."""
@@ -389,7 +403,7 @@ class HandSink:
         """The players in the hand who have not folded, in seat-list order: those dealt a
         card or who put chips in (before anyone did: everyone seated)."""
         ins = set(self.hand_in)
-        ins.update(e.player for e in self.events if type(e) is Deal)
+        ins.update(self.dealt_to)
         folded = self.folded
         return [
             s.player for s in self.seats if (not ins or s.player in ins) and s.player not in folded

@@ -59,12 +59,14 @@ _pot_after_rake = pot_line(after_rake=True)
 
 def _money_action(kind: ActionKind | None) -> Handler:
     """An ante, bring-in, bet, call, raise or all-in (kind None: "allin") of X added chips;
-    an "allin" with no amount (K) adds the stack left, as FPDB reads it."""
+    an "allin" with no amount (K) adds the stack left, as FPDB reads it; a raise with
+    nothing in front is a bet."""
 
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
         player = r.sink.player(m["player"], line)
         adds = r.sink.left(player) if m["amount"] is None else r.money(m["amount"], line)
-        put(r, kind, player, line, adds=adds, all_in=True if kind is None else None)
+        said = ActionKind.BET if kind is ActionKind.RAISE and not r.sink.bet else kind
+        put(r, said, player, line, adds=adds, all_in=True if kind is None else None)
 
     return handler
 
