@@ -26,8 +26,6 @@ __all__ = [
     "utc",
 ]
 
-_TABLES = ("hands", "seats", "actions", "cards", "allin_ev", "awards", "violations")
-
 
 class MissingTableError(LookupError):
     """Raised when a statistic needs a table (e.g. `awards`) the input does not have."""
@@ -64,8 +62,10 @@ def frames(tables: Any) -> dict[str, pd.DataFrame]:
     are listed in `out["hands"].attrs["duplicates"]` so callers can say so."""
     import pandas as pd
 
+    from histkit.tables import HAND_TABLES
+
     out: dict[str, pd.DataFrame] = {}
-    for name in _TABLES:
+    for name in HAND_TABLES:
         t = tables.get(name) if isinstance(tables, Mapping) else getattr(tables, name, None)
         if t is None:
             continue

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pyarrow imported where used: an audit of hand histories loa
 
     from histkit.rules.continuity import StackRecord
     from histkit.selection import Filters
+    from histkit.tables import HAND_TABLES
 
 __all__ = [
     "HAND_TABLES",
@@ -47,11 +48,21 @@ __all__ = [
     "stored_audit",
 ]
 
-#: Tables whose rows belong to one hand (filtered with their hand); `errors` is not one.
-#: A database also has `duplicates` (the copies of its hands an import did not store again),
-#: which `load` gives when asked by name.
-HAND_TABLES = ("hands", "seats", "actions", "cards", "allin_ev", "awards", "violations")
-_AUDIT = ("awards", "violations")
+#: HAND_TABLES (histkit.tables, from SCHEMAS): tables whose rows belong to one hand
+#: (filtered with their hand); `errors` is not one. A database also has `duplicates` (the
+#: copies of its hands an import did not store again), which `load` gives when asked by name.
+
+
+def __getattr__(name: str) -> Any:
+    """`HAND_TABLES` is histkit.tables' (from SCHEMAS), imported when asked: the tables
+    module loads pyarrow, which an audit of hand histories never needs."""
+    if name == "HAND_TABLES":
+        from histkit.tables import HAND_TABLES
+
+        return HAND_TABLES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _DUCKDB_MAGIC = b"DUCK"  # bytes 8-11 of a DuckDB database file
 
 Kind = Literal["text", "tables", "db"]
@@ -200,9 +211,11 @@ def load(
     them), "skipped", "unknown", "unreadable" (from the errors), and "players" (names
     like `filters.player` when no hand of that player was found). A hand database that
     holds no hands at all is a `SourceError` saying how to fill it."""
+    from histkit.tables import AUDIT_TABLES, HAND_TABLES
+
     wanted = list(HAND_TABLES if names is None else names)
     if not audit:
-        wanted = [n for n in wanted if n not in _AUDIT]
+        wanted = [n for n in wanted if n not in AUDIT_TABLES]
     if source.kind == "db":
         out = _from_db(source.paths[0], [*wanted, "errors"], filters)
         if counts is not None:
@@ -328,6 +341,8 @@ def filter_tables(tables: dict[str, pa.Table], filters: Filters | None) -> dict[
 
 def _keep_hands(tables: dict[str, pa.Table], kept: pa.Table) -> dict[str, pa.Table]:
     """Every table's rows of the hands in `kept` (`errors` whole)."""
+    from histkit.tables import HAND_TABLES
+
     out = {"hands": kept}
     for name, table in tables.items():
         if name != "hands":
@@ -404,6 +419,8 @@ def _stakes_mask(hands: pa.Table, stakes: str) -> pa.Array:
 def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str, pa.Table]:
     """The tables of the database with the filters pushed into SQL where they are simple
     (site, game, table, cash/tournament, dates, player seated); stakes are matched after."""
+    from histkit.tables import AUDIT_TABLES, HAND_TABLES
+
     con = open_db(file)
     try:
         present = _db_tables(con)
@@ -440,7 +457,7 @@ def _from_db(file: Path, names: list[str], filters: Filters | None) -> dict[str,
     if awards is not None and hands is not None and hands.num_rows and not awards.num_rows:
         # imported without the audit: the tables exist (the database always has them) but
         # are empty, and every audited hand has an award; read as not audited
-        out = {n: t for n, t in out.items() if n not in _AUDIT}
+        out = {n: t for n, t in out.items() if n not in AUDIT_TABLES}
     if filters is not None and filters.stakes and "hands" in out:
         hands = out["hands"]
         out = _keep_hands(out, hands.filter(_stakes_mask(hands, filters.stakes)))
@@ -618,6 +635,7 @@ def _db_audited(file: Path) -> bool:
     """Whether the database holds the audit: both audit tables, and no `meta` entry
     saying the hands were imported without it."""
     from histkit.db.connection import DatabaseBusy, DatabaseError, connect_file
+    from histkit.tables import AUDIT_TABLES
 
     try:
         con = connect_file(file, read_only=True)
@@ -628,7 +646,7 @@ def _db_audited(file: Path) -> bool:
     try:
         _require_hand_database(con, file)
         present = _db_tables(con)
-        if not all(t in present for t in _AUDIT):
+        if not all(t in present for t in AUDIT_TABLES):
             return False
         meta = present.get("meta", [])
         if {"key", "value"} <= set(meta):

@@ -52,6 +52,7 @@ __all__ = [
     "tables_from",
     "audit_tables",
     "AUDIT_TABLES",
+    "HAND_TABLES",
 ]
 
 _I64 = pa.int64()
@@ -231,6 +232,12 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 AUDIT_TABLES = ("awards", "violations")
 TABLE_NAMES: tuple[str, ...] = tuple(n for n in SCHEMAS if n not in AUDIT_TABLES)
+#: Tables whose rows belong to one hand, keyed by (site, hand_id): filtered, de-duplicated
+#: and loaded with their hand (`errors` is not one). Every list of tables is taken from
+#: SCHEMAS, so a table added there is loaded everywhere.
+HAND_TABLES: tuple[str, ...] = tuple(
+    n for n, s in SCHEMAS.items() if {"site", "hand_id"} <= set(s.names)
+)
 
 # Position of each card in a PokerStars-style seven-card show line: two down cards and
 # the door card on 3rd, one up card on 4th..6th, the down card on 7th.
