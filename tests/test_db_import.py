@@ -645,3 +645,75 @@ def test_a_racy_file_is_compared_by_its_bytes(tmp_path: Path) -> None:
     r = hdb.import_paths([path], db=db)
     assert (r.files_skipped, r.hands_removed, r.hands_added) == (1, 0, 0)
     assert RACY_NS >= 2_000_000_000  # FAT's modification times are kept to 2 s
+
+
+# ---------------------------------- truncated, renamed, deleted: the same way (issue 28)
+
+
+def _cut(path: Path, keep: int) -> None:
+    """`path` cut after its first `keep` hands (at the next hand's header)."""
+    data = path.read_bytes()
+    at = -1
+    for _ in range(keep + 1):
+        at = data.index(b"PokerStars Hand #", at + 1)
+    path.write_bytes(data[:at])
+
+
+def _change(folder: Path, how: str) -> None:
+    a = folder / "a.txt"
+    if how == "truncated":
+        _cut(a, 6)
+    elif how == "renamed":
+        a.rename(folder / "c.txt")
+    else:
+        a.unlink()
+
+
+@pytest.mark.parametrize("how", ["truncated", "renamed", "deleted"])
+def test_the_hands_a_file_no_longer_holds_leave_the_database(how: str, tmp_path: Path) -> None:
+    """A file cut shorter, renamed or deleted: the next import of its folder leaves the
+    database as a fresh import of the folder as it is now (hands no longer in a file are
+    removed; a renamed file's hands are stored from its new name, no duplicates)."""
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    simulated(folder / "a.txt", 10, seed=44)
+    simulated(folder / "b.txt", 5, seed=45)
+    db = tmp_path / "h.duckdb"
+    assert hdb.import_paths([folder], db=db).hands_added == 15
+    _change(folder, how)
+    r = hdb.import_paths([folder], db=db)
+    fresh = tmp_path / "fresh.duckdb"
+    expected = {"truncated": 11, "renamed": 15, "deleted": 5}[how]
+    assert hdb.import_paths([folder], db=fresh).hands_added == expected
+    assert_same(dump(db), dump(fresh))
+    assert r.hands_removed - r.hands_added == 15 - expected and r.duplicates == 0
+    assert r.files_gone == (how != "truncated")
+    # said: the summary names what happened
+    text = summary_of(r)
+    if how == "truncated":
+        assert "1 changed (read again)" in text and "removed 10 of files read again" in text
+    else:
+        assert "1 file imported before no longer there (deleted or renamed)" in text
+        assert f"\n  gone: {folder / 'a.txt'}\n" in text
+    assert hdb.import_paths([folder], db=db).files_skipped == (1 if how == "deleted" else 2)
+
+
+def summary_of(r: hdb.ImportReport) -> str:
+    import importlib
+
+    return str(importlib.import_module("histkit.commands.import").summary(r))
+
+
+def test_a_folder_found_empty_keeps_its_hands(tmp_path: Path) -> None:
+    """Nothing found in a folder imported before (a disk not mounted, more likely than every
+    file deleted): its files' hands are kept."""
+    folder = tmp_path / "hh"
+    (folder / "sub").mkdir(parents=True)
+    simulated(folder / "sub" / "a.txt", 4, seed=46)
+    db = tmp_path / "h.duckdb"
+    hdb.import_paths([folder], db=db)
+    (folder / "sub" / "a.txt").unlink()
+    r = hdb.import_paths([folder], db=db)
+    assert (r.files_gone, r.hands_removed) == (0, 0)
+    with hdb.connect(db) as con:
+        assert con.sql("select count(*) from hands").fetchall() == [(4,)]

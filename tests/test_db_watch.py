@@ -175,3 +175,23 @@ def test_watch_sees_a_file_rewritten_with_the_same_size_and_time(tmp_path: Path)
         ids = [r[0] for r in con.sql("select hand_id from hands").fetchall()]
     assert len(ids) == 10 and all(i.startswith("3") for i in ids), ids
     assert w.added - w.removed == 10 and w.removed == 10
+
+
+@pytest.mark.parametrize("how", ["truncated", "renamed", "deleted"])
+def test_watch_treats_a_truncated_renamed_or_deleted_file_as_import_does(
+    how: str, tmp_path: Path
+) -> None:
+    from tests.test_db_import import _change, assert_same
+
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    simulated(folder / "a.txt", 10, seed=44)
+    simulated(folder / "b.txt", 5, seed=45)
+    db = tmp_path / "hands.duckdb"
+    w = Watcher([folder], db=str(db), interval=0.01, out=io.StringIO())
+    w.run(polls=1)
+    _change(folder, how)
+    w.run(polls=1)
+    fresh = tmp_path / "fresh.duckdb"
+    hdb.import_paths([folder], db=fresh)
+    assert_same(dump(db), dump(fresh))

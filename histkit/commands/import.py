@@ -47,7 +47,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "Import hand-history files or folders (recursively) into the hand database, "
             "a DuckDB file with the tables 'histkit parse' writes. Files imported before "
             "and unchanged are skipped; a file that grew is read on from where the last "
-            "import stopped; a changed file is read again. Each hand (site and hand id) is "
+            "import stopped; a changed file is read again (a file cut shorter keeps only the "
+            "hands still in it); the hands of a file no longer in a folder imported (deleted "
+            "or renamed) are removed. Each hand (site and hand id) is "
             "stored once: another copy is counted as a duplicate, a different text under "
             "the same id is a conflict (exit status 1). The last hand of a file that is "
             "still being written is pending until the file completes it. An import is one "
@@ -116,12 +118,24 @@ def summary(r: ImportReport) -> str:
     lines = [
         f"Imported into {r.db} in {r.seconds:,.1f} s: {plural(r.files_seen, 'file')} seen: "
         f"{r.files_read:,} new, {r.files_resumed:,} grown (read on), {r.files_reread:,} "
-        f"changed (read again), {r.files_skipped:,} unchanged.",
+        f"changed (read again), {r.files_skipped:,} unchanged."
+        + (
+            f" {plural(r.files_gone, 'file')} imported before no longer there (deleted or "
+            "renamed): their hands removed."
+            if r.files_gone
+            else ""
+        ),
         f"Added {plural(r.hands_added, 'hand')}"
-        + (f" (and removed {r.hands_removed:,} of files read again)" if r.hands_removed else "")
+        + (
+            f" (and removed {r.hands_removed:,} of files read again"
+            + (" or gone)" if r.files_gone else ")")
+            if r.hands_removed
+            else ""
+        )
         + f"; {plural(r.duplicates, 'duplicate')} (copies of stored hands) not stored again; "
         f"{plural(r.conflicts, 'conflict')}" + (":" if r.conflicts else "."),
     ]
+    lines[1:1] = [f"  gone: {f}" for f in r.gone_files]
     lines.extend(f"  {m}" for m in r.conflict_messages[:20])
     if r.pending:
         lines.append(

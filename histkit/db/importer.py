@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from histkit.atomic import no_space
 from histkit.db.connection import DEFAULT_TIMEOUT, connect_file, open_error, resolve_path
 from histkit.db.scan import (
+    GONE,
     NEW,
     REREAD,
     RESUME,
@@ -69,7 +70,9 @@ class ImportReport:
     error naming both files), `pending` (last hands of files not complete yet), `rejected`
     (stud hands that could not be parsed), `skipped` (hands of other games).
     `write_seconds`: how long the import held the database to write (readers wait at most
-    that long); `unfinished`: files read only in part (`max_bytes`), for the next import."""
+    that long); `unfinished`: files read only in part (`max_bytes`), for the next import;
+    `files_gone`: files imported before that are no longer where they were (deleted, or
+    renamed: found under the new name), their hands removed with them (`gone_files`)."""
 
     db: str
     files_seen: int = 0
@@ -96,6 +99,8 @@ class ImportReport:
     read_files: tuple[str, ...] = ()  # the files read (whole, on, or again)
     last_file: str | None = None  # the last file read
     unfinished: tuple[str, ...] = ()
+    files_gone: int = 0
+    gone_files: tuple[str, ...] = ()  # the first few
 
 
 class NothingToImport(Exception):
@@ -224,12 +229,14 @@ def _import(
 ) -> ImportReport:
     """`import_paths`, its database file resolved."""
     t0 = time.perf_counter()
-    found = _found(paths)
+    named = _absolute(paths)
+    found = _found(named)
     con = open_for_writing(file, timeout=timeout)
     try:
         known = _known(con)
     finally:
         con.close()
+    found += _gone(named, found, known)
     staged = _Staged()
     nothing: dict[str, FilePlan] | None = None
     try:
@@ -306,6 +313,24 @@ def _found(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     return list(dict.fromkeys(str(p) for p in iter_files(_absolute(paths))))
 
 
+def _gone(named: list[Path], found: list[str], known: dict[str, Known]) -> list[str]:
+    """The files imported before from the folders named that are no longer there (deleted,
+    or renamed). A folder in which nothing is found now keeps its files' hands: an empty
+    folder is more likely a disk not mounted than every file deleted."""
+    have = set(found)
+    out: list[str] = []
+    for folder in named:
+        if not folder.is_dir():
+            continue
+        inside = str(folder).rstrip(os.sep) + os.sep
+        if not any(p.startswith(inside) for p in have):
+            continue
+        out += [
+            p for p in known if p.startswith(inside) and p not in have and not os.path.lexists(p)
+        ]
+    return list(dict.fromkeys(out))
+
+
 def _stage(
     staged: _Staged,
     found: list[str],
@@ -321,6 +346,9 @@ def _stage(
     audit, jobs, site = options.audit, options.jobs, options.site
     todo: list[str] = []
     for path in found:
+        if path in known and not os.path.lexists(path):
+            staged.plans.append(FilePlan(path, GONE, -1, -1))  # its hands go with it
+            continue
         plan = unchanged(path, known.get(path), audit=audit)
         if plan is None:
             todo.append(path)
@@ -375,7 +403,7 @@ def _write(
     if store is None:  # nothing read: only files touched
         store = staged.store = Store(audit=audit)
     store.attach(con)
-    work = [p for p in staged.plans if p.action not in (SKIP, TOUCH)]
+    work = [p for p in staged.plans if p.action not in (SKIP, TOUCH)]  # GONE: forgotten
     written: dict[str, FilePlan] = {}
     settled: set[str] = set()
     again = False
@@ -391,7 +419,7 @@ def _write(
             store.write()
             for p in work:
                 written[p.path] = p
-                if p.action in (NEW, REREAD):
+                if p.action in (NEW, REREAD, GONE):
                     settled.add(p.path)
             starts = staged.starts = staged.starts or detector(site)
             work = [_reread(path, starts) for path in store.cascade(settled)]
@@ -481,6 +509,7 @@ def _report(
     actions = [p.action for p in written.values()]
     resumed = sum(1 for p in written.values() if p.action == RESUME and p.read_bytes() > 0)
     unchanged = sum(1 for p in plans if p.action in (SKIP, TOUCH)) + actions.count(RESUME) - resumed
+    gone = [p.path for p in written.values() if p.action == GONE]
     pending = tuple(
         (path, out.pending_line, out.pending_reason or "")
         for path, out in store.outcomes.items()
@@ -511,6 +540,8 @@ def _report(
         read_files=tuple(
             p.path for p in written.values() if p.read_bytes() > 0 or p.action != RESUME
         ),
-        last_file=next(reversed(written), None),
+        last_file=next((p for p in reversed(written) if p not in gone), None),
         unfinished=tuple(p.path for p in written.values() if p.bounded),
+        files_gone=len(gone),
+        gone_files=tuple(gone[:20]),
     )

@@ -62,6 +62,7 @@ from histkit.reading.split import Splitter, cut_points
 from histkit.reading.xmlstream import looks_like_xml
 
 __all__ = [
+    "GONE",
     "NEW",
     "REREAD",
     "RESUME",
@@ -77,6 +78,7 @@ __all__ = [
 
 SKIP, NEW, RESUME, REREAD = "skip", "new", "resume", "reread"
 TOUCH = "touch"  # a whole file whose stat changed but not its bytes: its row updated
+GONE = "gone"  # a file imported before that is no longer there: its hands removed
 TEXT, WHOLE = "text", "whole"
 FORCE_REREAD = -1  # `files.mtime_ns` of a file to read again whole (schema.REREAD)
 
@@ -138,7 +140,7 @@ class FilePlan:
     @property
     def forget_from(self) -> int | None:
         """Rows of the file from this line on are removed before reading (None: none)."""
-        if self.action == REREAD:
+        if self.action in (REREAD, GONE):
             return 1
         if self.action == RESUME:
             return self.start_line

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from histkit.atomic import no_space
-from histkit.db.scan import FilePlan
+from histkit.db.scan import GONE, FilePlan
 from histkit.db.schema import CHILD_TABLES, StagingError, count_column, key_columns
 from histkit.tables import AUDIT_TABLES, SCHEMAS
 
@@ -436,6 +436,12 @@ class Store:
         """The `files` rows of the files read, their counts taken from the tables."""
         if not plans:
             return
+        gone = [p.path for p in plans if p.action == GONE]
+        if gone:  # no row: its hands went with it
+            self.con.execute("DELETE FROM files WHERE list_contains(?, path)", [gone])
+            plans = [p for p in plans if p.action != GONE]
+            if not plans:
+                return
         now = datetime.now(UTC)
         rows = []
         for p in plans:

@@ -3,7 +3,9 @@
 Polling, not file-system events (no inotify or FSEvents dependency, the same on every
 system and on network folders): every `interval` seconds the folders are walked and each
 file `stat`ed; the sizes and modification times of the poll before are kept in memory, so
-a poll that finds nothing new costs no database access at all. A file is seen by its size,
+a poll that finds nothing new costs no database access at all. A file that was there at the
+last poll and is no longer (deleted, or renamed: found under its new name) is handed to the
+import, which removes its hands, as an import of the folder does. A file is seen by its size,
 modification and change time; one changed within `RACY_NS` of the poll is passed to the
 import again at the next poll, which compares its bytes (a rewrite within one time stamp
 tick keeps all three). The files that changed are
@@ -53,6 +55,7 @@ class Watcher:
     pending: dict[str, int] = field(default_factory=dict)  # file -> line of its pending hand
     last_file: str | None = None
     _seen: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    _listed: set[str] = field(default_factory=set)  # the files the last poll found
     _status_open: bool = False
     _started: bool = False
 
@@ -87,7 +90,10 @@ class Watcher:
                 racy.add(path)  # may change again unseen by its stat: looked at next time
             if self._seen.get(path) != now[path]:
                 changed.append((path, st.st_size))
+        gone = self._gone(now)
+        changed += [(path, 0) for path in gone]  # the import removes their hands
         self._seen = {p: v for p, v in self._seen.items() if p in now}
+        self._listed = set(now)
         reports = []
         batches = list(_batches(changed))
         while batches:
@@ -98,17 +104,31 @@ class Watcher:
                 )
             except DatabaseBusy as e:
                 self._say(f"waiting: {e}")
+                left = {p for b in [batch, *batches] for p in b}
+                self._listed |= {p for p in gone if p in left}  # gone still, next poll
                 break  # the same files are tried again at the next poll
             unfinished = set(report.unfinished)  # absolute paths, as import_paths keeps them
             again = [path for path in batch if os.path.abspath(path) in unfinished]
             for path in batch:
-                if path not in again and path not in racy:
+                if path not in again and path not in racy and path in now:
                     self._seen[path] = now[path]
             if again:
                 batches.insert(0, again)  # read on from where it stopped, at once
             self._tally(report)
             reports.append(report)
         return reports
+
+    def _gone(self, now: dict[str, tuple[int, int, int]]) -> list[str]:
+        """The files seen before that are no longer there, in folders where something is
+        found still (an empty folder is more likely a disk not mounted: its files' hands
+        are kept, as `import_paths` keeps them)."""
+        out = []
+        for folder in self.folders:
+            inside = str(folder).rstrip(os.sep) + os.sep
+            if not any(p.startswith(inside) for p in now):
+                continue
+            out += [p for p in self._listed if p.startswith(inside) and p not in now]
+        return [p for p in dict.fromkeys(out) if not os.path.lexists(p)]
 
     def _files(self) -> Iterator[str]:
         from histkit.reader import iter_files
