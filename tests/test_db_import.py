@@ -624,14 +624,20 @@ def test_a_file_rewritten_with_the_same_size_and_time_is_read_again(tmp_path: Pa
     assert hdb.import_paths([path], db=db).files_skipped == 1
 
 
-def test_a_racy_file_is_compared_by_its_bytes(tmp_path: Path) -> None:
+def test_a_racy_file_is_compared_by_its_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A file changed just before it was read is racy: a rewrite within the same time
     stamp tick would keep its size, modification and change time, so the next import
     compares its bytes (and finds them the same: nothing read, nothing removed)."""
+    import histkit.db.scan
     from histkit.db.scan import RACY_NS, SKIP, Known, unchanged
 
+    assert RACY_NS >= 2_000_000_000  # FAT's modification times are kept to 2 s
     path = simulated(tmp_path / "s.txt", 4, seed=42)
     db = tmp_path / "h.duckdb"
+    # written "just now" whatever the load of the machine: no wall-clock race in the test
+    monkeypatch.setattr(histkit.db.scan, "RACY_NS", 3600 * 10**9)
     hdb.import_paths([path], db=db)
     with hdb.connect(db) as con:
         ((racy, ctime),) = con.sql("select racy, ctime_ns from files").fetchall()
@@ -644,7 +650,11 @@ def test_a_racy_file_is_compared_by_its_bytes(tmp_path: Path) -> None:
     assert unchanged(str(path), replace(known, racy=False, ctime_ns=ctime - 1)) is None
     r = hdb.import_paths([path], db=db)
     assert (r.files_skipped, r.hands_removed, r.hands_added) == (1, 0, 0)
-    assert RACY_NS >= 2_000_000_000  # FAT's modification times are kept to 2 s
+    monkeypatch.setattr(histkit.db.scan, "RACY_NS", 0)  # looked at long after its writing
+    hdb.import_paths([path], db=db)
+    with hdb.connect(db) as con:
+        assert con.sql("select racy from files").fetchall() == [(False,)]
+    assert hdb.import_paths([path], db=db).files_skipped == 1  # skipped on its stat
 
 
 # ---------------------------------- truncated, renamed, deleted: the same way (issue 28)
