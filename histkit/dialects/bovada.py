@@ -65,24 +65,23 @@ from histkit.dialects.builder import (
     Handler,
     LineReader,
     note_handler,
+    street_handler,
     utc_start,
 )
-from histkit.dialects.sink import UP3, HandSink
+from histkit.dialects.sink import UP3
 from histkit.model import (
     Action,
     ActionKind,
-    Collect,
-    Deal,
     Game,
     NoteKind,
     PotKind,
     SeatOutcome,
     Street,
     StreetStart,
-    UncalledBet,
     Unit,
 )
-from histkit.rules.profile import POKERSTARS, RuleProfile, ShortAllIn, ShowdownOrder
+from histkit.rules import betting
+from histkit.rules.profile import POKERSTARS, RuleProfile, ShowdownOrder
 
 __all__ = ["BOVADA", "Bovada"]
 
@@ -121,7 +120,6 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         "level": m["level"],
         "table": m["table"] or m["ttable"],
     }
-    r.scratch["head"] = head
     r.sink.header(**head)
 
 
@@ -132,50 +130,16 @@ def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
         r.sink.set_hero(name)
 
 
-def _start(r: LineReader, street: Street, line: int, community: Card | None = None) -> None:
-    r.sink.street_start(street, line, community)
-    r.scratch["dealt"] = set()
-
-
-def street_handler(street: Street) -> Handler:
-    def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
-        card = m["card"] if "card" in m.re.groupindex else None
-        _start(r, street, line, r.cards(card, line)[0] if card else None)
-
-    return on_street
-
-
 def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
     """A street's cards; a card to a player dealt one on this street starts the next."""
     sink = r.sink
     player = sink.player(m["player"], line)
-    dealt: set[str] = r.scratch.setdefault("dealt", set())
-    if player in dealt:
+    if sink.dealt_now(player):
         if sink.street is Street.SEVENTH:
             raise HandError(f"{player} is dealt a card after 7th street", line)
-        _start(r, Street(sink.street + 1), line)
-        dealt = r.scratch["dealt"]
-    dealt.add(player)
+        sink.street_start(Street(sink.street + 1), line)
     up = UP3 if sink.street is Street.THIRD else (sink.street is not Street.SEVENTH,)
     sink.deal(player, r.cards(m["cards"], line), up, (), line)
-
-
-def _street_bets(sink: HandSink, player: str) -> tuple[int, int]:
-    """What `player` has in on this street, and the street's highest total."""
-    street_in: dict[str, int] = {}
-    events = sink.events
-    i = len(events)
-    while i and type(events[i - 1]) is not StreetStart:
-        i -= 1
-    for e in events[i:]:
-        if type(e) is Action and e.kind is not _A.ANTE:
-            if e.to_amount is not None:
-                street_in[e.player] = e.to_amount
-            else:
-                street_in[e.player] = street_in.get(e.player, 0) + e.amount
-        elif type(e) is UncalledBet and e.player in street_in:
-            street_in[e.player] -= e.amount
-    return street_in.get(player, 0), max(street_in.values(), default=0)
 
 
 def _wager(r: LineReader, m: re.Match[str], line: int, to: int, all_in: bool, big: bool) -> None:
@@ -183,7 +147,7 @@ def _wager(r: LineReader, m: re.Match[str], line: int, to: int, all_in: bool, bi
     all-in that does not top the bet is a call. Full wagers size the bets (`_sizes`)."""
     sink = r.sink
     player = sink.player(m["player"], line)
-    mine, top = _street_bets(sink, player)
+    mine, top = sink.put_in(player), sink.bet
     if all_in and to <= top:
         sink.action(_A.CALL, player, to - mine, None, True, line)
         return
@@ -201,11 +165,11 @@ def _sizes(r: LineReader, to: int, top: int, big: bool, all_in: bool) -> None:
     one for "Double bets"), the big bet on 5th-7th; a raise on 4th over an open pair (stud)
     is left out: it may raise by either bet. An all-in's is only a bound (it may be short)."""
     street = r.sink.street
-    if street is Street.FOURTH and top and _open_pair(r):
+    if street is Street.FOURTH and top and r.sink.open_pair():
         return
     first = street not in r.scratch.get("wagered", ())
     size = to if street is Street.THIRD and first else to - top
-    key = "big" if big or street > Street.FOURTH else "small"
+    key = "big" if big or betting.big_street(street) else "small"
     shorts: list[tuple[int, int]] = r.scratch.setdefault("shorts", {}).setdefault(street, [])
     if all_in:
         r.scratch.setdefault("bounds", []).append(size if key == "small" else -(-size // 2))
@@ -233,22 +197,9 @@ def _reads(shorts: list[tuple[int, int]], to: int, bet: int) -> bool:
         full_to = level + bet
         if allin >= full_to:
             return False  # it reached a full wager: it was no short all-in
-        half = BOVADA.short_all_in is not ShortAllIn.NEVER
-        if half and 2 * (allin - before) >= full_to - before:
+        if betting.half_counts(BOVADA.short_all_in, before, allin, full_to):
             level = allin  # counted as a full wager: the next raises over it
     return to == level + bet
-
-
-def _open_pair(r: LineReader) -> bool:
-    """A pair among a stud (high) player's first two up cards."""
-    if r.scratch["head"]["game"] is not Game.STUD:
-        return False
-    ups: dict[str, list[Card | None]] = {}
-    for e in r.sink.events:
-        if type(e) is Deal and e.street <= Street.FOURTH:
-            ups.setdefault(e.player, []).append(e.cards[-1])
-    pairs = [u for u in ups.values() if len(u) == 2]
-    return any(a is not None and b is not None and a.rank == b.rank for a, b in pairs)
 
 
 def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
@@ -257,7 +208,7 @@ def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
 
     def on_put(r: LineReader, m: re.Match[str], line: int) -> None:
         x = r.money(m["amount"], line)
-        mine, _ = _street_bets(r.sink, r.sink.player(m["player"], line))
+        mine = r.sink.put_in(r.sink.player(m["player"], line))
         to = x if total else mine + x
         if "to" in m.re.groupindex and m["to"]:
             to = r.money(m["to"], line)
@@ -279,8 +230,7 @@ def _forced(kind: ActionKind) -> Handler:
         sink = r.sink
         player = sink.player(m["player"], line)
         amount = r.money(m["amount"], line)
-        put = sum(e.amount for e in sink.events if type(e) is Action and e.player == player)
-        sink.action(kind, player, amount, None, put + amount >= sink.players[player].stack, line)
+        sink.action(kind, player, amount, None, amount >= sink.left(player), line)
 
     return on_forced
 
@@ -300,16 +250,12 @@ def _timed(handler: Handler) -> Handler:
     return on_timed
 
 
-def _dealt(sink: HandSink, player: str) -> list[Card | None]:
-    return [c for e in sink.events if type(e) is Deal and e.player == player for c in e.cards]
-
-
 def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
     """Every card dealt, then any written card neither dealt nor the community card (for
     the audit to see)."""
     sink = r.sink
     player = sink.player(m["player"], line)
-    known = [c for c in _dealt(sink, player) if c is not None]
+    known = [c for c in sink.dealt(player) if c is not None]
     board = [e.community for e in sink.events if type(e) is StreetStart and e.community]
     extra = [c for c in dict.fromkeys(r.known_cards(m["cards"], line)) if c not in known + board]
     sink.show(player, (*known, *extra), m["description"], line)
@@ -346,18 +292,9 @@ def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
     """`Total Pot(X)[ | Rake (R)]`, X before rake (see the module's docstring)."""
     sink = r.sink
     total = r.money(m["total"], line)
-    collects = [e for e in sink.events if type(e) is Collect]
-    rake = (
-        r.money(m["rake"], line) if m["rake"] else max(total - sum(c.amount for c in collects), 0)
-    )
-    main: int | None = None
-    sides: tuple[int, ...] = ()
-    if any(c.pot is PotKind.SIDE for c in collects):
-        pots = [0] * (1 + max(c.pot_index for c in collects))
-        for c in collects:
-            pots[c.pot_index] += c.amount
-        main, sides = pots[0], tuple(pots[1:])
-    sink.header(**{**r.scratch["head"], **_stakes(r, line)})
+    rake = r.money(m["rake"], line) if m["rake"] else max(total - sum(sink.won().values()), 0)
+    main, sides = sink.paid()
+    sink.amend(**_stakes(r, line))
     sink.pot_total(total, rake, main, sides, line)
 
 
@@ -369,7 +306,7 @@ def _result(outcome: SeatOutcome) -> Handler:
         player = sink.player(f"Seat+{seat}", line)
         won = sum(r.money(m[k], line) for k in ("won", "lo") if k in fields and m[k])
         cards = r.known_cards(m["cards"], line) if "cards" in fields and m["cards"] else ()
-        dealt = _dealt(sink, player)
+        dealt = sink.dealt(player)
         if outcome is SeatOutcome.SHOWED and [c for c in dealt if c != _ACE_CLUBS] == [*cards]:
             cards = tuple(c for c in dealt if c is not None)
         street = r.street_of(m["street"], line) if "street" in fields else None

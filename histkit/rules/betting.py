@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from histkit.rules.state import HandState
 
 __all__ = [
+    "big_street",
     "street_bet",
+    "half_counts",
     "pair_showing",
     "excess",
     "act",
@@ -54,10 +56,24 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ the questions
+def big_street(street: Street) -> bool:
+    """Whether `street` is played for the big bet: from 5th street (the open pair's big
+    bet on 4th is `double_allowed`'s question)."""
+    return street > _FOURTH
+
+
 def street_bet(street: Street, small: int, big: int) -> int:
     """The fixed-limit bet of a street: the small bet on 3rd and 4th, the big bet from
-    5th (the open pair's big bet on 4th is `double_allowed`'s question)."""
-    return small if street <= _FOURTH else big
+    5th (`big_street`)."""
+    return big if big_street(street) else small
+
+
+def half_counts(rule: ShortAllIn, bet: int, to: int, full_to: int) -> bool:
+    """Does a short all-in wager from the standing `bet` to `to` count as a full wager to
+    `full_to` (the half-bet rule: half the wager or more, where the profile has it)?"""
+    if rule is ShortAllIn.NEVER:
+        return False
+    return 2 * (to - bet) >= full_to - bet
 
 
 def pair_showing(boards: Iterable[Sequence[Card | None]]) -> bool:
@@ -352,9 +368,7 @@ def _wager(
 
 def _half(st: HandState, to: int, full_to: int) -> bool:
     """Does a short all-in wager count as a full one (profile: half-bet rule)?"""
-    if st.profile.short_all_in is ShortAllIn.NEVER:
-        return False
-    return 2 * (to - st.bet) >= full_to - st.bet
+    return half_counts(st.profile.short_all_in, st.bet, to, full_to)
 
 
 def _complete(st: HandState, i: int, to: int, short: bool) -> None:
