@@ -617,3 +617,9 @@ def _plain(text: str | None) -> str | int | None:
     if text is not None and digits.isascii() and digits.isdigit():
         return int(text)
     return text
+
+
+# `histkit.audit(...)`: this module is also the API's function (histkit.api)
+from histkit.api import callable_module  # noqa: E402
+
+callable_module(__name__)

@@ -681,3 +681,9 @@ def hilo_breakdown(
         if o not in t.columns:
             t[o] = 0
     return t[[*HILO_OUTCOMES, *[c for c in t.columns if c not in HILO_OUTCOMES]]]
+
+
+# `histkit.stats(...)`: this module is also the API's function (histkit.api)
+from histkit.api import callable_module  # noqa: E402
+
+callable_module(__name__)

@@ -300,8 +300,10 @@ class Tables:
     def to_arrow(self) -> dict[str, pa.Table]:
         return dict(self.items())
 
-    def to_pandas(self, *, arrow_dtypes: bool = False) -> dict[str, pd.DataFrame]:
-        """DataFrames per table; `arrow_dtypes=True` keeps Arrow types (nullable ints)."""
+    def to_pandas(self, *, arrow_dtypes: bool = True) -> dict[str, pd.DataFrame]:
+        """DataFrames per table, with pandas' Arrow-backed dtypes (`pd.ArrowDtype`): an
+        integer amount stays an integer where some are null (`buy_in_amount`), a null
+        stays null. `arrow_dtypes=False`: NumPy dtypes (such columns become float64)."""
         import pandas as pd
 
         kw: dict[str, Any] = {"types_mapper": pd.ArrowDtype} if arrow_dtypes else {}

@@ -41,6 +41,7 @@ def test_the_notebooks_exist() -> None:
         "02-payout-audit",
         "03-explore-tables",
         "04-hand-database",
+        "05-python-api",
     ]
 
 

@@ -80,6 +80,7 @@ def test_wheel_ships_grammars_and_parses(tmp_path: Path) -> None:
     (wheel,) = dist.glob("histkit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("histkit/grammars/") and n.endswith(".lark") for n in names), names
+    assert "histkit/py.typed" in names  # PEP 561: type checkers read histkit's hints
     pure_build = os.environ.get("HISTKIT_PURE_BUILD") == "1"
     build = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]
     modules = build["targets"]["wheel"]["hooks"]["custom"]["modules"]
