@@ -77,6 +77,8 @@ from histkit.dialects.builder import (
     LineReader,
     on_collect,
     on_fold,
+    put,
+    return_unmatched,
     street_handler,
     utc_start,
 )
@@ -84,7 +86,6 @@ from histkit.dialects.sink import UP3
 from histkit.model import (
     ActionKind,
     Collect,
-    Deal,
     Game,
     Half,
     NoteKind,
@@ -108,35 +109,10 @@ _UP, _DOWN = (True,), (False,)
 _MIX = re.compile(r"\bmix\b", re.IGNORECASE)
 
 
-class _Book:
-    """The chips as the handlers derive them: each player's total on this street and in the
-    hand (returns taken off), the street's top, and who folded, showed or mucked."""
-
-    __slots__ = ("street", "on_street", "in_hand", "top", "folded", "shown", "mucked")
-
-    def __init__(self) -> None:
-        self.street = _THIRD
-        self.on_street: dict[str, int] = {}
-        self.in_hand: dict[str, int] = {}
-        self.top = 0
-        self.folded: dict[str, Street] = {}
-        self.shown: set[str] = set()
-        self.mucked: set[str] = set()
-
-
 def _text(cents: int) -> str:
     """An amount as the site writes it, for messages ("1,662.75", "44")."""
     whole, part = divmod(cents, 100)
     return f"{whole:,}" + (f".{part:02d}" if part else "")
-
-
-def _book(r: LineReader) -> _Book:
-    b: _Book | None = r.scratch.get("book")
-    if b is None:
-        b = r.scratch["book"] = _Book()
-    if b.street is not r.sink.street:
-        b.street, b.on_street, b.top = r.sink.street, {}, 0
-    return b
 
 
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -174,8 +150,7 @@ def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
 def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
     """The first deal line starts 3rd street (the site writes no line for it)."""
     sink = r.sink
-    if not r.scratch.get("dealt"):
-        r.scratch["dealt"] = True
+    if not sink.started:
         sink.street_start(_THIRD, line)
     cards = r.cards(m["cards"], line)
     up = UP3 if sink.street is _THIRD else _DOWN if sink.street is _SEVENTH else _UP
@@ -186,24 +161,18 @@ def _put_in(kind: ActionKind) -> Handler:
     """An ante, bring-in, bet, call or raise; X is the player's street total after it."""
 
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
-        b, sink = _book(r), r.sink
+        sink = r.sink
         player = sink.player(m["player"], line)
         x = r.money(m["amount"] if kind is not ActionKind.RAISE else m["to"], line)
         all_in = m["allin"] is not None
         if kind is ActionKind.ANTE:
-            b.in_hand[player] = b.in_hand.get(player, 0) + x
-            sink.action(kind, player, x, None, all_in, line)
+            put(r, kind, player, line, adds=x, all_in=all_in)
             return
-        before, top = b.on_street.get(player, 0), b.top
+        before = sink.put_in(player)
         if x <= before:
             raise HandError(f"{player} has {_text(before)} in already on this street", line)
-        if kind is ActionKind.RAISE or (kind is ActionKind.BET and top):
-            sink.action(ActionKind.RAISE, player, x - top, x, all_in, line)
-        else:
-            sink.action(kind, player, x - before, None, all_in, line)
-        b.on_street[player] = x
-        b.in_hand[player] = b.in_hand.get(player, 0) + x - before
-        b.top = max(top, x)
+        said = ActionKind.RAISE if kind is ActionKind.BET and sink.bet else kind
+        put(r, said, player, line, to=x, all_in=all_in)
 
     return handler
 
@@ -212,22 +181,9 @@ def on_fold_kc(r: LineReader, m: re.Match[str], line: int) -> None:
     """A fold; "folds (disconnect)" (K) is the client's fold of a disconnected player,
     noted as such."""
     player = r.sink.player(m["player"], line)
-    _book(r).folded[player] = r.sink.street
     on_fold(r, m, line)
     if m["disc"]:
         r.sink.note(NoteKind.DISCONNECT, player, f"{player} folds (disconnect)", line)
-
-
-def on_uncalled_kc(r: LineReader, m: re.Match[str], line: int) -> None:
-    """ "Uncalled bet (X) returned to P" (K): the return as written (the audit checks it),
-    taken off the player's chips, so no return is derived for it again."""
-    b = _book(r)
-    player = r.sink.player(m["player"], line)
-    back = r.money(m["amount"], line)
-    r.sink.uncalled(player, back, line)
-    b.on_street[player] = b.on_street.get(player, 0) - back
-    b.in_hand[player] = b.in_hand.get(player, 0) - back
-    b.top = max(b.on_street.values(), default=0)
 
 
 def on_summary_mangled(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -237,25 +193,9 @@ def on_summary_mangled(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.note(NoteKind.OTHER, None, m.group(0).strip(), line)
 
 
-def _return_uncalled(r: LineReader, line: int) -> None:
-    """The betting is over: what the top street total has over the next goes back to its
-    bettor (the site writes no line for it)."""
-    b = _book(r)
-    if not b.on_street:
-        return
-    player = max(b.on_street, key=b.on_street.__getitem__)
-    top = b.on_street[player]
-    excess = top - max((v for p, v in b.on_street.items() if p != player), default=0)
-    if excess > 0:
-        r.sink.uncalled(player, excess, line)
-        b.on_street[player] -= excess
-        b.in_hand[player] -= excess
-        b.top = max(b.on_street.values())
-
-
 def _after_betting(base: Handler) -> Handler:
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
-        _return_uncalled(r, line)
+        return_unmatched(r, line)
         base(r, m, line)
 
     return handler
@@ -264,10 +204,7 @@ def _after_betting(base: Handler) -> Handler:
 def _dealt_order(r: LineReader, player: str, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """A shown hand with each card in the slot it was dealt to, when the show holds every
     card seen dealt to the player and as many cards as were dealt; else as written."""
-    dealt: list[Card | None] = []
-    for e in r.sink.events:
-        if isinstance(e, Deal) and e.player == player:
-            dealt.extend(e.cards)
+    dealt = r.sink.dealt(player)
     known = {i: c for i, c in enumerate(dealt) if c is not None}
     rest = [c for c in cards if c not in known.values()]
     if len(dealt) != len(cards) or len(rest) + len(known) != len(cards):
@@ -278,27 +215,25 @@ def _dealt_order(r: LineReader, player: str, cards: tuple[Card, ...]) -> tuple[C
 
 def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
     player = r.sink.player(m["player"], line)
-    _return_uncalled(r, line)
+    return_unmatched(r, line)
     r.sink.show(player, _dealt_order(r, player, r.known_cards(m["cards"], line)), None, line)
-    _book(r).shown.add(player)
 
 
 def on_muck(r: LineReader, m: re.Match[str], line: int) -> None:
     player = r.sink.player(m["player"], line)
-    _return_uncalled(r, line)
+    return_unmatched(r, line)
     r.sink.muck(player, False, line)
-    _book(r).mucked.add(player)
 
 
 def on_summary(r: LineReader, m: re.Match[str], line: int) -> None:
     """The total pot is not written: everything put in (returns taken off), raked later."""
-    _return_uncalled(r, line)
+    return_unmatched(r, line)
     r.sink.summary_start(line)
-    r.sink.pot_total(sum(_book(r).in_hand.values()), 0, None, (), line)
+    r.sink.pot_total(sum(r.sink.hand_in.values()), 0, None, (), line)
 
 
 def on_rake(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.sink.pot_total(sum(_book(r).in_hand.values()), r.money(m["amount"], line), None, (), line)
+    r.sink.pot_total(sum(r.sink.hand_in.values()), r.money(m["amount"], line), None, (), line)
 
 
 def on_collect_kc(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -318,24 +253,24 @@ def on_collect_kc(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def on_result(r: LineReader, m: re.Match[str], line: int) -> None:
     """`Seat N: P (final) +/-net`: the seat's winnings are its net plus what it put in."""
-    sink, b = r.sink, _book(r)
+    sink = r.sink
     player = sink.player(m["player"], line)
     seat = sink.players[player]
     final, signed = r.money(m["final"], line), m["net"]
     net = r.money(signed.lstrip("+-"), line) * (-1 if signed.startswith("-") else 1)
-    won = net + b.in_hand.get(player, 0)
+    won = net + sink.hand_in.get(player, 0)
     if final - seat.stack != net or won < 0:
         raise HandError(
             f"the summary says {player} ends with {m['final']} ({signed}), but started with "
-            f"{_text(seat.stack)} and put in {_text(b.in_hand.get(player, 0))}",
+            f"{_text(seat.stack)} and put in {_text(sink.hand_in.get(player, 0))}",
             line,
         )
-    folded = b.folded.get(player)
+    folded = sink.folded.get(player)
     outcome = SeatOutcome.COLLECTED if won else SeatOutcome.OTHER
     if folded is not None:
         outcome = SeatOutcome.FOLDED
-    elif player in b.shown or player in b.mucked:
-        outcome = SeatOutcome.SHOWED if player in b.shown else SeatOutcome.MUCKED
+    elif player in sink.shown:
+        outcome = SeatOutcome.SHOWED if sink.shown[player] else SeatOutcome.MUCKED
     sink.result(int(m["seat"]), player, outcome, won, (), None, folded, False, line)
 
 
@@ -393,7 +328,6 @@ class KingsClub(Dialect):
         "RAKE": on_rake,
         "COLLECT": on_collect_kc,
         "COLLECT_FROM": on_collect_kc,
-        "UNCALLED": on_uncalled_kc,
         "SUMMARY_MANGLED": on_summary_mangled,
     }
     terminal_labels: ClassVar[Mapping[str, str]] = {

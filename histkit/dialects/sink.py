@@ -162,6 +162,7 @@ class HandSink:
         "started",
         "partial",
         "muck_cards",
+        "shown",
     )
 
     def __init__(self, site: str, source: str, start_line: int, dialect: str | None = None) -> None:
@@ -199,6 +200,7 @@ class HandSink:
         self.started = False  # a street has started (a site without a 3rd-street line)
         self.partial: dict[str, list[Card | None]] = {}  # 3rd-street cards one a line
         self.muck_cards: dict[str, tuple[Card, ...]] = {}  # the cards a muck line names
+        self.shown: dict[str, bool] = {}  # who showed (True) or mucked (False) a hand
 
     # -- header and seats ------------------------------------------------------------
 
@@ -481,13 +483,17 @@ class HandSink:
     def show(
         self, player: str, cards: tuple[Card, ...], description: str | None, line: int
     ) -> None:
-        self.events.append(_SHOW(self.player(player, line), cards, description, line))
+        name = self.player(player, line)
+        self.events.append(_SHOW(name, cards, description, line))
+        self.shown[name] = True
 
     def muck(self, player: str, declined: bool, line: int, cards: tuple[Card, ...] = ()) -> None:
         """`declined`: the player did not show (a "doesn't show" line), else mucked;
         `cards`: what a muck line names (kept for the summary's seat line, `muck_cards`)."""
         name = self.player(player, line)
         self.events.append(_MUCK(name, declined, line))
+        if not declined:
+            self.shown.setdefault(name, False)
         if cards:
             self.muck_cards[name] = cards
 
