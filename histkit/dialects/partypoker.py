@@ -67,13 +67,15 @@ from histkit.dialects.builder import (
     LineReader,
     ignore,
     note_handler,
+    put,
+    summary_from_wins,
     utc_start,
 )
 from histkit.dialects.sink import UP3
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
 from histkit.evaluate.names import high_name
 from histkit.evaluate.scalar import high_value, low8_value
-from histkit.model import ActionKind, Game, NoteKind, PotKind, SeatOutcome, Street, Unit
+from histkit.model import ActionKind, Game, NoteKind, PotKind, Street, Unit
 from histkit.rules.profile import POKERSTARS, RakeSplit, RuleProfile
 
 __all__ = ["PARTYPOKER", "PartyPoker"]
@@ -98,7 +100,6 @@ _MONTHS = {
     )
 }
 _DATE = re.compile(r"[A-Za-z]+, ([A-Za-z]+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2}) ([A-Z]+) (\d{4})")
-_ADDS = (ActionKind.ANTE, ActionKind.BRING_IN, ActionKind.BET, ActionKind.CALL)
 _SETTLED = (HandCategory.PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.STRAIGHT)
 _SHOWN: dict[str, tuple[Card, ...] | None] = {}  # a show's text -> its seven cards
 
@@ -117,60 +118,35 @@ def _seven(text: str) -> tuple[Card, ...] | None:
     return got
 
 
-class _Book:
-    """What the text leaves to be worked out: the hero (whose cards are dealt), the other
-    players' shown cards, who is in the hand, what each has put in (this street and in the
-    hand) and has left, and what is won, by player and by pot."""
-
-    __slots__ = (
-        "hero",
-        "shown",
-        "dealt_in",
-        "folded",
-        "street_in",
-        "in_hand",
-        "left",
-        "won",
-        "pots",
-    )
-
-    def __init__(self, r: LineReader) -> None:
-        regex = r.d.compiled.line_regex
-        self.hero: str | None = None
-        self.shown: dict[str, tuple[Card, ...]] = {}
-        for text in r.block.lines:
-            if self.hero is None and (m := regex["DEALT"].match(text + "\n")):
-                self.hero = m["player"]
-            m = regex["SHOW"].match(text + "\n") or regex["MUCK"].match(text + "\n")
-            if m and (cards := _seven(m["cards"])) is not None:
-                self.shown[m["player"]] = cards
-        self.shown.pop(self.hero or "", None)
-        self.dealt_in: list[str] = []
-        self.folded: set[str] = set()
-        self.street_in: dict[str, int] = {}
-        self.in_hand: dict[str, int] = {}
-        self.left = {s.player: s.stack for s in r.sink.seats}
-        self.won: dict[str, int] = {}
-        self.pots: dict[int, int] = {}
-
-    def live(self) -> list[str]:
-        return [p for p in self.dealt_in if p not in self.folded]
-
-
-def _book(r: LineReader) -> _Book:
-    b: _Book | None = r.scratch.get("book")
-    if b is None:
-        b = r.scratch["book"] = _Book(r)
-    return b
+def _shown(r: LineReader) -> tuple[str | None, dict[str, tuple[Card, ...]]]:
+    """What the text leaves to be worked out from the hand's later lines, read once: the
+    hero (whose cards are dealt) and the other players' seven cards, as their shows list
+    them."""
+    got: tuple[str | None, dict[str, tuple[Card, ...]]] | None = r.scratch.get("shown")
+    if got is not None:
+        return got
+    regex = r.d.compiled.line_regex
+    hero: str | None = None
+    shown: dict[str, tuple[Card, ...]] = {}
+    for text in r.block.lines:
+        if hero is None and (m := regex["DEALT"].match(text + "\n")):
+            hero = m["player"]
+        m = regex["SHOW"].match(text + "\n") or regex["MUCK"].match(text + "\n")
+        if m and (cards := _seven(m["cards"])) is not None:
+            shown[m["player"]] = cards
+    shown.pop(hero or "", None)
+    got = r.scratch["shown"] = (hero, shown)
+    return got
 
 
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.scratch["id"] = m["id"]
+    r.sink.amend(hand_id=m["id"])
 
 
 def on_history(r: LineReader, m: re.Match[str], line: int) -> None:
-    if m["id"] != r.scratch["id"]:
-        raise HandError(f"the history is of game {m['id']}, the header's {r.scratch['id']}", line)
+    hand_id = r.sink.head["hand_id"]
+    if m["id"] != hand_id:
+        raise HandError(f"the history is of game {m['id']}, the header's {hand_id}", line)
 
 
 def _head(r: LineReader, m: re.Match[str], line: int, **more: object) -> None:
@@ -180,7 +156,7 @@ def _head(r: LineReader, m: re.Match[str], line: int, **more: object) -> None:
         raise HandError(f"date {m['date']!r} not understood", line)
     when = [(f"{date[5]}/{month}/{date[2]}", date[3], date[4])]
     r.sink.header(
-        hand_id=r.scratch["id"],
+        hand_id=r.sink.head["hand_id"],
         game=r.d.games[m["game"].strip().upper()],
         small_bet=r.money(m["sb"], line),
         big_bet=r.money(m["bb"], line),
@@ -235,20 +211,18 @@ def street(n: Street) -> Handler:
     up = UP3 if n is Street.THIRD else ((n is not Street.SEVENTH),)
 
     def on_street(r: LineReader, m: re.Match[str], line: int) -> None:
-        b = _book(r)
+        sink = r.sink
+        hero, seven = _shown(r)
         card = m["card"] if "card" in m.re.groupindex else None
         community = r.cards(card, line)[0] if card else None
-        r.sink.street_start(n, line, community)
-        b.street_in = {}
-        if n is Street.THIRD:
-            seated = [s.player for s in sorted(r.sink.seats, key=lambda s: s.seat)]
-            b.dealt_in = [p for p in seated if p in b.in_hand] or seated
-        for p in b.live():
-            shown = b.shown.get(p)
-            if p == b.hero or community is not None or (shown is None and n is Street.SEVENTH):
+        sink.street_start(n, line, community)
+        players = sink.players
+        for p in sorted(sink.live(), key=lambda p: players[p].seat):
+            shown = seven.get(p)
+            if p == hero or community is not None or (shown is None and n is Street.SEVENTH):
                 continue
             cards = shown[slot : slot + len(up)] if shown else (None,) * len(up)
-            r.sink.deal(p, cards, up, (), line)
+            sink.deal(p, cards, up, (), line)
 
     return on_street
 
@@ -262,18 +236,14 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def _put(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int) -> None:
-    """An ante, bring-in, completion, bet, call, raise or all-in (kind None) adding X."""
-    b, sink = _book(r), r.sink
+    """An ante, bring-in, completion, bet, call, raise or all-in (kind None) adding X; a
+    raise with nothing in front is a bet."""
+    sink = r.sink
     player = sink.player(m["player"], line)
     added = r.money(m["amount"], line)
-    b.in_hand[player] = b.in_hand.get(player, 0) + added
-    b.left[player] -= added
-    all_in = kind is None or b.left[player] <= 0  # "is all-In", or all they had
-    to = b.street_in.get(player, 0) + added
-    top = sink.current_bet()
-    if kind is not ActionKind.ANTE:
-        b.street_in[player] = to
+    top = sink.bet
     if kind is None:  # "is all-In": what it does to the current bet says what it is
+        to = sink.put_in(player) + added
         small: int = sink.head["small_bet"]
         if to <= top:
             kind = ActionKind.CALL
@@ -281,22 +251,14 @@ def _put(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int) ->
             kind = ActionKind.COMPLETE if top or to >= small else ActionKind.BRING_IN
         else:
             kind = ActionKind.RAISE if top else ActionKind.BET
-    if kind in _ADDS:
-        sink.action(kind, player, added, None, all_in, line)
-    elif kind is ActionKind.RAISE and not top:
-        sink.action(ActionKind.BET, player, added, None, all_in, line)
-    else:  # a raise or completion: the increment over the bet, and the street total
-        sink.action(kind, player, to - top, to, all_in, line)
+        put(r, kind, player, line, adds=added, all_in=True)
+        return
+    said = ActionKind.BET if kind is ActionKind.RAISE and not top else kind
+    put(r, said, player, line, adds=added)  # all-in when it takes all they had
 
 
 def action(kind: ActionKind | None) -> Handler:
     return lambda r, m, line: _put(r, kind, m, line)
-
-
-def on_fold(r: LineReader, m: re.Match[str], line: int) -> None:
-    player = r.sink.player(m["player"], line)
-    _book(r).folded.add(player)
-    r.sink.action(ActionKind.FOLD, player, 0, None, False, line)
 
 
 def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -313,28 +275,17 @@ def on_muck(r: LineReader, m: re.Match[str], line: int) -> None:
 def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "does not show cards.": the uncontested winner's declined show, else a muck."""
     player = r.sink.player(m["player"], line)
-    r.sink.muck(player, _book(r).live() == [player], line)
+    r.sink.muck(player, r.sink.live() == [player], line)
 
 
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "wins X[ from the main pot|side pot #N][ with <words>]", then the summary Party
     does not write, derived from what is won so far (module doc)."""
-    b, sink = _book(r), r.sink
-    player = sink.player(m["player"], line)
-    amount = r.money(m["amount"], line)
+    player = r.sink.player(m["player"], line)
     pot = r.d.pot_words[m["pot"]] if m["pot"] else PotKind.POT
     index = (int(m["index"]) if m["index"] else 1) if pot is PotKind.SIDE else 0
-    sink.collect(player, amount, pot, index, line)
-    b.won[player] = b.won.get(player, 0) + amount
-    b.pots[index] = b.pots.get(index, 0) + amount
-    total = sum(b.in_hand.values())
-    sides = tuple(b.pots.get(i, 0) for i in range(1, max(b.pots) + 1))
-    sink.pot_total(
-        total, total - sum(b.won.values()), b.pots.get(0, 0) if sides else None, sides, line
-    )
-    seat = sink.players[player].seat
-    sink.results = [x for x in sink.results if x.player != player]
-    sink.result(seat, player, SeatOutcome.COLLECTED, b.won[player], (), None, None, False, line)
+    r.sink.collect(player, r.money(m["amount"], line), pot, index, line)
+    summary_from_wins(r, player, line)
 
 
 class PartyPoker(Dialect):
@@ -368,7 +319,6 @@ class PartyPoker(Dialect):
         **{t: action(k) for t, k in (("CALL", ActionKind.CALL), ("RAISE", ActionKind.RAISE))},
         "COMPLETE": action(ActionKind.COMPLETE),
         "ALL_IN": action(None),
-        "FOLD": on_fold,
         "SHOW": on_show,
         "MUCK": on_muck,
         "NO_SHOW": on_no_show,
