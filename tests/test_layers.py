@@ -31,6 +31,26 @@ def test_commands_never_import_the_cli(path: Path) -> None:
     assert "histkit.cli" not in _imports(path)
 
 
+_READERS = sorted(p for p in (ROOT / "dialects").glob("*.py") if not p.stem.endswith("writer"))
+
+
+@pytest.mark.parametrize("path", _READERS, ids=lambda p: p.name)
+def test_readers_never_import_writers(path: Path) -> None:
+    """A site's reader shares what its writer also needs (its words for a hand, its month
+    names) through a module of their own (`dialects/words.py`), never by importing it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n.startswith("histkit.dialects.") and n.endswith("writer"))
+    assert found == set()
+
+
 def test_a_builder_of_audit_tables_takes_replays_not_hands() -> None:
     from histkit.rules import replay
     from histkit.simulate import simulate

@@ -53,11 +53,11 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from histkit.cards import Card
-from histkit.dialects.absolute_writer import high_words
 from histkit.dialects.base import HandBlock
 from histkit.dialects.builder import HandError, Handler, LineReader, pot_line, put, utc_start
 from histkit.dialects.pokerstars import PokerStars
 from histkit.dialects.sink import UP3
+from histkit.dialects.words import absolute_high
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
 from histkit.evaluate.scalar import high_value
 from histkit.model import ActionKind, Collect, Game, Half, PotKind, SeatOutcome, Street, Unit
@@ -82,7 +82,7 @@ _SETTLED = (HandCategory.PAIR, HandCategory.TWO_PAIR)
 def describe_words(cards: tuple[Card, ...]) -> str | None:
     """Absolute's words for a high hand where a real hand settles them ("One pair,
     queens", "Two Pair, kings and tens"); None for the other categories."""
-    return high_words(cards) if high_value(cards) >> CAT_SHIFT in _SETTLED else None
+    return absolute_high(cards) if high_value(cards) >> CAT_SHIFT in _SETTLED else None
 
 
 def _action(kind: ActionKind | None, says_all_in: bool = False) -> Handler:

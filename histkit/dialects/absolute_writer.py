@@ -37,9 +37,9 @@ from datetime import datetime
 from itertools import combinations
 
 from histkit.cards import Card, Rank
+from histkit.dialects.words import absolute_high as high_words
+from histkit.dialects.words import absolute_low as low_words
 from histkit.dialects.writer import ET, TextWriter
-from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
-from histkit.evaluate.names import name_low_value
 from histkit.evaluate.scalar import high_value, low8_value, razz_value
 from histkit.model import (
     Action,
@@ -76,43 +76,7 @@ GAME_NAMES: dict[Game, str] = {
     Game.STUD_HILO: "Seven Card Hi/Lo",
     Game.RAZZ: "Razz",
 }
-_NAMES = "two three four five six seven eight nine ten jack queen king ace"
-_ONE = {rank: name for rank, name in enumerate(_NAMES.split(), 2)}
-_MANY = {r: ("sixes" if r == 6 else n + "s") for r, n in _ONE.items()}
 _OWN_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}:\d{2} \([A-Z]{1,5}\)$")
-
-
-def high_words(cards: Iterable[Card]) -> str:
-    """Absolute's words for the best high hand: "One pair, queens", "Two Pair, kings and
-    tens" (real); "High card, ace", "Three of a kind, nines", "Straight, nine high",
-    "Flush, ace high", "Full house, nines full of tens", "Four of a kind, kings", "Straight
-    flush, nine high", "Royal flush" (histkit's, on their pattern)."""
-    value = high_value(cards)
-    cat, r = HandCategory(value >> CAT_SHIFT), unpack(value)
-    if cat is HandCategory.PAIR:
-        return f"One pair, {_MANY[r[0]]}"
-    if cat is HandCategory.TWO_PAIR:
-        return f"Two Pair, {_MANY[r[0]]} and {_MANY[r[2]]}"
-    if cat is HandCategory.HIGH_CARD:
-        return f"High card, {_ONE[r[0]]}"
-    if cat is HandCategory.THREE_OF_A_KIND:
-        return f"Three of a kind, {_MANY[r[0]]}"
-    if cat is HandCategory.FOUR_OF_A_KIND:
-        return f"Four of a kind, {_MANY[r[0]]}"
-    if cat is HandCategory.FULL_HOUSE:
-        return f"Full house, {_MANY[r[0]]} full of {_MANY[r[3]]}"
-    if cat is HandCategory.STRAIGHT_FLUSH and r[0] == 14:
-        return "Royal flush"
-    words = {HandCategory.STRAIGHT: "Straight", HandCategory.FLUSH: "Flush"}
-    return f"{words.get(cat, 'Straight flush')}, {_ONE[r[0]]} high"
-
-
-def low_words(game: Game, cards: Iterable[Card]) -> str | None:
-    """A low as "8,6,4,3,A" (histkit's form); None for a hi/lo hand without one."""
-    if game is Game.RAZZ:
-        return name_low_value(razz_value(cards)).replace("T", "10")
-    value = low8_value(cards)
-    return None if value is None else name_low_value(value)
 
 
 def _best_five(cards: tuple[Card, ...], low: Game | None) -> tuple[int, ...]:

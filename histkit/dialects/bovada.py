@@ -45,7 +45,7 @@ What the text leaves out, and how it is derived (nothing is made up):
 - the summary's showed line lists the dealt cards without the Ace of clubs (R, all three
   times it was dealt: 2604291699, 2633119264, 2633132391); when that is all it lacks, the
   cards are those dealt.
-Descriptions are checked in the site's words, the high hand's in hi/lo (`hand_words`).
+Descriptions are checked in the site's words, the high hand's in hi/lo (`words.bovada_words`).
 Razz: the site deals none (K); "RAZZ Fixed Limit" is histkit's own word, for its writer.
 """
 
@@ -58,7 +58,6 @@ from typing import Any, ClassVar
 
 from histkit.cards import Card, parse_card
 from histkit.dialects.base import Dialect, HandBlock
-from histkit.dialects.bovada_writer import hand_words
 from histkit.dialects.builder import (
     BASE_HANDLERS,
     HandError,
@@ -69,6 +68,7 @@ from histkit.dialects.builder import (
     utc_start,
 )
 from histkit.dialects.sink import UP3
+from histkit.dialects.words import bovada_words
 from histkit.model import (
     Action,
     ActionKind,
@@ -417,5 +417,5 @@ class Bovada(Dialect):
     def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
         """The site's words for the high hand ("One pair"); None for razz and a royal
         flush (no word for it is known)."""
-        words = hand_words(game, cards) if game is not Game.RAZZ and len(cards) >= 5 else None
+        words = bovada_words(game, cards) if game is not Game.RAZZ and len(cards) >= 5 else None
         return None if words == "Royal Flush" else words

@@ -40,14 +40,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, TypeGuard
 
 from histkit.cards import Card, parse_card
+from histkit.dialects.words import bovada_words as hand_words
 from histkit.dialects.writer import ET, TextWriter
-from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
-from histkit.evaluate.names import low_name
 from histkit.evaluate.scalar import (
     best_high_five,
     best_low8_five,
     best_razz_five,
-    high_value,
 )
 from histkit.model import (
     Action,
@@ -83,17 +81,6 @@ GAME_NAMES: dict[Game, str] = {
     Game.STUD_HILO: "7CARD HiLo",
     Game.RAZZ: "RAZZ",  # histkit's own: the site deals no razz
 }
-HAND_WORDS: dict[HandCategory, str] = {
-    HandCategory.HIGH_CARD: "High Card",
-    HandCategory.PAIR: "One pair",
-    HandCategory.TWO_PAIR: "Two pair",
-    HandCategory.THREE_OF_A_KIND: "Three of a kind",
-    HandCategory.STRAIGHT: "Straight",
-    HandCategory.FLUSH: "Flush",
-    HandCategory.FULL_HOUSE: "Full House",
-    HandCategory.FOUR_OF_A_KIND: "Four of a kind",
-    HandCategory.STRAIGHT_FLUSH: "Straight Flush",
-}
 _ACE = parse_card("Ac")
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _SITE_LINE = re.compile(r"Seat\+\d+(?: \[ME\])? : ")
@@ -120,22 +107,6 @@ def _arabic(level: str) -> str:
 
 def _acted(e: object, note: TableNote) -> bool:
     return isinstance(e, Action) and e.player == note.player
-
-
-def hand_words(game: Game, cards: tuple[Card, ...]) -> str:
-    """The site's words for a player's cards: the high hand's category ("One pair"; R but
-    "Four of a kind", "Straight Flush", "Royal Flush", K), in hi/lo too (R); "High Card"
-    for fewer than five cards (R: [As Tc Kh Kc]); razz, which the site does not deal, by its
-    low ("8,7,5,4,2", histkit's own)."""
-    if len(cards) < 5:
-        return "High Card"
-    if game is Game.RAZZ:
-        return low_name(cards)
-    value = high_value(cards)
-    category = HandCategory(value >> CAT_SHIFT)
-    if category is HandCategory.STRAIGHT_FLUSH and unpack(value)[0] == 14:
-        return "Royal Flush"
-    return HAND_WORDS[category]
 
 
 class BovadaWriter(TextWriter):

@@ -54,8 +54,8 @@ from typing import ClassVar
 from histkit.cards import Card
 from histkit.dialects.base import HandBlock
 from histkit.dialects.builder import Handler, LineReader, ignore, note_handler, pot_line, utc_start
-from histkit.dialects.fulltilt_writer import high_words, low_words
 from histkit.dialects.pokerstars import PokerStars
+from histkit.dialects.words import fulltilt_high, fulltilt_low
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
 from histkit.evaluate.scalar import high_value
 from histkit.model import (
@@ -264,10 +264,10 @@ class FullTilt(PokerStars):
         if len(cards) < 5 or game is Game.STUD_HILO:
             return None
         if game is Game.RAZZ:
-            words = low_words(game, cards)
+            words = fulltilt_low(game, cards)
             return words if words and len(set(words.split(","))) == 5 else None
         category = high_value(cards) >> CAT_SHIFT
-        words = high_words(cards)
+        words = fulltilt_high(cards)
         if category in _UNSETTLED or "Two" in words:
             return None
         return words

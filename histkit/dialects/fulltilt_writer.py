@@ -31,14 +31,14 @@ Choices, because the model or the site leaves them open:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from datetime import datetime
 
 from histkit.cards import Card
+from histkit.dialects.words import fulltilt_describe as describe_words
+from histkit.dialects.words import fulltilt_high as high_words
+from histkit.dialects.words import fulltilt_low as low_words
 from histkit.dialects.writer import ET, TextWriter
-from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
-from histkit.evaluate.names import name_low_value
-from histkit.evaluate.scalar import high_value, low8_value, razz_value
+from histkit.evaluate.scalar import high_value
 from histkit.model import (
     Action,
     ActionKind,
@@ -76,67 +76,6 @@ GAME_NAMES: dict[Game, str] = {
 }
 _FTP_DATE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})? [A-Z]{1,5} - ")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
-
-# -------------------------------------------------------------------- hand descriptions
-# Full Tilt's words, as the real files write them: "a pair of Aces", "two pair, Aces and
-# Kings", "a flush, Ten high", "a full house, Nines full of Tens", "Ace Jack high" (high
-# card: the two top cards), razz "J,T,6,5,2". From knowledge, not in the files: "three of
-# a kind, Nines", "a straight, Queen high", "four of a kind, Kings", "a straight flush,
-# Nine high", "a royal flush", "Twos" for deuces, and the hi/lo form "<high>, for high and
-# <low>, for low".
-_ONE = {
-    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
-    9: "Nine", 10: "Ten", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace",
-}  # fmt: skip
-_MANY = {r: ("Sixes" if r == 6 else n + "s") for r, n in _ONE.items()}
-
-
-def high_words(cards: Iterable[Card]) -> str:
-    """Full Tilt's name of the best high hand of 5-7 cards."""
-    value = high_value(cards)
-    cat = HandCategory(value >> CAT_SHIFT)
-    r = unpack(value)
-    if cat is HandCategory.HIGH_CARD:
-        return f"{_ONE[r[0]]} {_ONE[r[1]]} high"
-    if cat is HandCategory.PAIR:
-        return f"a pair of {_MANY[r[0]]}"
-    if cat is HandCategory.TWO_PAIR:
-        return f"two pair, {_MANY[r[0]]} and {_MANY[r[2]]}"
-    if cat is HandCategory.THREE_OF_A_KIND:
-        return f"three of a kind, {_MANY[r[0]]}"
-    if cat is HandCategory.STRAIGHT:
-        return f"a straight, {_ONE[r[0]]} high"
-    if cat is HandCategory.FLUSH:
-        return f"a flush, {_ONE[r[0]]} high"
-    if cat is HandCategory.FULL_HOUSE:
-        return f"a full house, {_MANY[r[0]]} full of {_MANY[r[3]]}"
-    if cat is HandCategory.FOUR_OF_A_KIND:
-        return f"four of a kind, {_MANY[r[0]]}"
-    if r[0] == 14:
-        return "a royal flush"
-    return f"a straight flush, {_ONE[r[0]]} high"
-
-
-def low_words(game: Game, cards: Iterable[Card]) -> str | None:
-    """The low as Full Tilt prints it ("8,6,4,3,2"); None for a hi/lo hand without one."""
-    if game is Game.RAZZ:
-        return name_low_value(razz_value(cards))
-    value = low8_value(cards)
-    return None if value is None else name_low_value(value)
-
-
-def describe_words(game: Game, cards: Iterable[Card]) -> str | None:
-    """Full Tilt's description of a shown hand of 5-7 cards; None for fewer cards."""
-    hand = tuple(cards)
-    if len(hand) < 5:
-        return None
-    if game is Game.RAZZ:
-        return low_words(game, hand)
-    high = high_words(hand)
-    if game is Game.STUD_HILO:
-        low = low_words(game, hand)
-        return f"{high}, for high and {low}, for low" if low else high
-    return high
 
 
 def shown_order(game: Game, cards: tuple[Card, ...]) -> tuple[Card, ...]:

@@ -59,8 +59,8 @@ from typing import ClassVar
 from histkit.cards import Card
 from histkit.dialects.base import Dialect, HandBlock
 from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, ignore, put
-from histkit.dialects.ongame_writer import MONTHS, high_words
 from histkit.dialects.sink import UP3
+from histkit.dialects.words import MONTHS, ongame_high
 from histkit.evaluate._tables import HandCategory
 from histkit.evaluate.names import low8_name
 from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, Unit
@@ -393,5 +393,5 @@ class OnGame(Dialect):
         in stud and in a hi/lo hand without a low); None otherwise (not checked)."""
         if game is Game.RAZZ or (game is Game.STUD_HILO and low8_name(cards) is not None):
             return None
-        cat, words = high_words(cards)
+        cat, words = ongame_high(cards)
         return words if cat in _SEEN_WORDS else None

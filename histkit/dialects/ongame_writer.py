@@ -31,10 +31,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from histkit.cards import Card
+from histkit.dialects.words import MONTHS
+from histkit.dialects.words import ongame_words as hand_words
 from histkit.dialects.writer import TextWriter
-from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
-from histkit.evaluate.names import low8_name, low_name
-from histkit.evaluate.scalar import high_value
 from histkit.model import (
     Action,
     ActionKind,
@@ -63,11 +62,6 @@ GAME_WORDS: dict[Game, str] = {
     Game.STUD_HILO: "LIMIT SEVEN_CARD_STUD_HI_LO",  # R
     Game.RAZZ: "LIMIT RAZZ",  # K
 }
-RANKS = {
-    2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX", 7: "SEVEN", 8: "EIGHT",
-    9: "NINE", 10: "TEN", 11: "JACK", 12: "QUEEN", 13: "KING", 14: "ACE",
-}  # fmt: skip
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _STREETS = {
     Street.THIRD: "Dealing pocket cards",
@@ -76,33 +70,6 @@ _STREETS = {
     Street.SIXTH: "Dealing 6th street",
     Street.SEVENTH: "Dealing river",
 }
-# "JACK, NINE" (two pair, full house: the two ranks), "QUEEN" (one rank), "KING" (the top)
-_TWO_RANKS = {HandCategory.TWO_PAIR: 2, HandCategory.FULL_HOUSE: 3}
-
-
-def high_words(cards: Iterable[Card]) -> tuple[HandCategory, str]:
-    """The category and OnGame's words for a high hand: "TWO_PAIR JACK, NINE"."""
-    value = high_value(tuple(cards))
-    cat = HandCategory(value >> CAT_SHIFT)
-    r = unpack(value)
-    words = f"{cat.name} {RANKS[r[0]]}"
-    if cat in _TWO_RANKS:
-        words += f", {RANKS[r[_TWO_RANKS[cat]]]}"
-    return cat, words
-
-
-def hand_words(game: Game, cards: Iterable[Card]) -> str:
-    """What the writer puts in a shown seat's "( )". Real: "TWO_PAIR JACK, NINE",
-    "THREE_OF_A_KIND QUEEN", "FULL_HOUSE EIGHT, FOUR" (stud and a hi/lo hand with no low).
-    The rest follows that pattern (histkit's, not a real file's): "PAIR KING", "HIGH_CARD
-    ACE", "STRAIGHT NINE" (its top card); a low is "LOW 8,7,5,4,2" (razz: alone; hi/lo:
-    after the high words and "; ")."""
-    hand = tuple(cards)
-    if game is Game.RAZZ:
-        return "LOW " + low_name(hand)
-    words = high_words(hand)[1]
-    low = low8_name(hand) if game is Game.STUD_HILO else None
-    return f"{words}; LOW {low}" if low else words
 
 
 class OnGameWriter(TextWriter):
