@@ -60,7 +60,6 @@ from histkit.evaluate._tables import CAT_SHIFT, HandCategory
 from histkit.evaluate.scalar import high_value
 from histkit.model import (
     ActionKind,
-    Deal,
     Game,
     Half,
     NoteKind,
@@ -140,12 +139,9 @@ def _dealt_order(r: LineReader, player: str, cards: tuple[Card, ...]) -> tuple[C
     """A shown hand with its two down cards in the order they were dealt. Full Tilt sorts
     them when it shows a hand (11111112961: dealt [9h 9s], shown [9s 9h ...]); the cards
     are the same, so the dealt order is kept for the engine's card-by-card check."""
-    name = r.sink.names.get(player, player)
-    for e in r.sink.events:
-        if isinstance(e, Deal) and e.street is Street.THIRD and e.player == name:
-            if cards[:2] == e.cards[1::-1] and cards[0] != cards[1]:
-                return (cards[1], cards[0], *cards[2:])
-            break
+    dealt = r.sink.dealt(r.sink.names.get(player, player))
+    if len(dealt) >= 3 and cards[:2] == dealt[1::-1] and cards[0] != cards[1]:
+        return (cards[1], cards[0], *cards[2:])
     return cards
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from histkit.dialects.base import Dialect
 from histkit.dialects.builder import (
@@ -77,33 +77,31 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         r.set_unit(Unit.CHIP)
     else:
         r.set_unit(Unit.CENT)  # euros, or play money in hundredths
-    head: dict[str, Any] = {
-        "hand_id": m["id"],
-        "game": r.d.games[m["game"].strip().upper()],
-        "small_bet": r.money(sb, line),
-        "big_bet": r.money(bb, line),
-        "unit": r.unit,
-        "currency": None if tournament else MONEY if r.is_money(sb) else PLAY_MONEY,
-        "started_at": utc_start(r.d, [(m["d1"], m["t1"], m["z1"])]),
-        "local_time": m["date"],
-        "buy_in": m["buyin"],
-        "level": m["level"],
-        "ante": r.money(ante, line) if ante else None,
+    r.sink.header(
+        hand_id=m["id"],
+        game=r.d.games[m["game"].strip().upper()],
+        small_bet=r.money(sb, line),
+        big_bet=r.money(bb, line),
+        unit=r.unit,
+        currency=None if tournament else MONEY if r.is_money(sb) else PLAY_MONEY,
+        started_at=utc_start(r.d, [(m["d1"], m["t1"], m["z1"])]),
+        local_time=m["date"],
+        tournament_id=m["tname"],  # unless the table's name gives its id (`on_table`)
+        buy_in=m["buyin"],
+        level=m["level"],
+        ante=r.money(ante, line) if ante else None,
         # "#9250793-470-1478990787": the table, its hand count, the time
-        "table_hand": int(parts[1]) if len(parts := m["id"].split("-")) == 3 else None,
-    }
-    r.scratch["head"], r.scratch["tname"] = head, m["tname"]
-    r.sink.header(**head)
+        table_hand=int(parts[1]) if len(parts := m["id"].split("-")) == 3 else None,
+    )
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
     """The table; a tournament's id is in its table name: 'NAME(tournament id)#table'."""
     name = m["name"]
     r.sink.table(name, int(m["max"]), line)
-    head = r.scratch.get("head")
-    if head is not None and head["unit"] is Unit.CHIP:
-        tid = _TABLE_TID.search(name)
-        r.sink.header(**head, tournament_id=tid.group(1) if tid else r.scratch["tname"])
+    tid = _TABLE_TID.search(name)
+    if tid and r.unit is Unit.CHIP:
+        r.sink.amend(tournament_id=tid.group(1))
 
 
 def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:

@@ -41,15 +41,14 @@ from histkit.dialects.builder import (
     on_result_collected,
     on_result_showed,
     pot_line,
+    put,
     utc_start,
 )
 from histkit.dialects.pokerstars import PokerStars
 from histkit.model import (
-    Action,
     ActionKind,
     Game,
     PotKind,
-    StreetStart,
     Unit,
 )
 from histkit.rules.profile import POKERSTARS, RuleProfile
@@ -125,18 +124,8 @@ def on_cap(r: LineReader, m: re.Match[str], line: int) -> None:
     taken as what the line adds, as the client's "raises X to Y" writes what a raise
     adds (R); the street total is the player's chips in so far plus X. (FPDB reads X as
     a raise by X over the bet called; no record settles it.)"""
-    sink = r.sink
-    player = sink.player(m["player"], line)
-    events = sink.events
-    start = max((i for i, e in enumerate(events) if isinstance(e, StreetStart)), default=0)
-    before = 0
-    for e in events[start:]:
-        if isinstance(e, Action) and e.player == player and e.kind is not ActionKind.ANTE:
-            before = e.to_amount if e.to_amount is not None else before + e.amount
-    to = before + r.money(m["amount"], line)
-    top = sink.current_bet()
-    kind, amount = (ActionKind.RAISE, to - top) if top else (ActionKind.BET, to)
-    sink.action(kind, player, amount, to if top else None, m["allin"] is not None, line)
+    kind = ActionKind.RAISE if r.sink.bet else ActionKind.BET
+    put(r, kind, m["player"], line, adds=r.money(m["amount"], line), all_in=m["allin"] is not None)
 
 
 def on_collect_line(r: LineReader, m: re.Match[str], line: int) -> None:
