@@ -65,8 +65,7 @@ from histkit.dialects.builder import (
     utc_start,
 )
 from histkit.dialects.sink import UP3
-from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
-from histkit.evaluate.scalar import high_value
+from histkit.dialects.words import everleaf_words as describe_words
 from histkit.model import ActionKind, Game, NoteKind, PotKind, Street, TableNote, Unit
 from histkit.rules.profile import RuleProfile, ShowdownOrder
 
@@ -87,29 +86,6 @@ _TID = re.compile(r"TID_(\d+)-\d+")
 _CODES = {"USD": "USD", "EUR": "EUR", "EURO": "EUR", "GBP": "GBP"}
 _CHIPS = ("CHIPS", None)
 _GONE = NoteKind.OTHER  # a seat line without a stack
-# Everleaf's words for a shown hand (R: "a pair of threes", "three of a kind, aces", "a
-# straight, nine high", "a flush, king high"); other hands' words are in no real file
-_ONE = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
-        7: "seven", 6: "six", 5: "five", 4: "four", 3: "three"}  # fmt: skip
-_MANY = {r: ("sixes" if r == 6 else n + "s") for r, n in _ONE.items()}
-
-
-def describe_words(game: Game, cards: tuple[Card, ...]) -> str | None:
-    """Everleaf's words for a stud high hand of the kinds the real file shows; None for
-    the rest (descriptions of other kinds, hi/lo and razz are not checked)."""
-    if game is not Game.STUD or len(cards) < 5:
-        return None
-    value = high_value(cards)
-    cat, ranks = value >> CAT_SHIFT, unpack(value)
-    if cat == HandCategory.PAIR and ranks[0] in _MANY:
-        return f"a pair of {_MANY[ranks[0]]}"
-    if cat == HandCategory.THREE_OF_A_KIND and ranks[0] in _MANY:
-        return f"three of a kind, {_MANY[ranks[0]]}"
-    if cat == HandCategory.STRAIGHT:
-        return f"a straight, {_ONE[ranks[0]]} high"
-    if cat == HandCategory.FLUSH:
-        return f"a flush, {_ONE[ranks[0]]} high"
-    return None
 
 
 def _money(r: LineReader, m: re.Match[str], group: str, line: int) -> int:

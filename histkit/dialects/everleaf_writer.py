@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from typing import ClassVar
 
 from histkit.cards import Card
-from histkit.dialects.everleaf import describe_words
+from histkit.dialects.words import everleaf_words as describe_words
 from histkit.dialects.writer import TextWriter
 from histkit.evaluate.scalar import best_high_five
 from histkit.model import (

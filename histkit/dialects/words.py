@@ -19,6 +19,7 @@ __all__ = [
     "absolute_high",
     "absolute_low",
     "bovada_words",
+    "everleaf_words",
     "fulltilt_describe",
     "fulltilt_high",
     "fulltilt_low",
@@ -192,3 +193,29 @@ def ongame_words(game: Game, cards: Iterable[Card]) -> str:
     words = ongame_high(hand)[1]
     low = low8_name(hand) if game is Game.STUD_HILO else None
     return f"{words}; LOW {low}" if low else words
+
+
+# ---------------------------------------------------------------------------- Everleaf
+# Everleaf's words for a shown hand (R: "a pair of threes", "three of a kind, aces", "a
+# straight, nine high", "a flush, king high"); other hands' words are in no real file
+_EL_ONE = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten", 9: "nine", 8: "eight",
+           7: "seven", 6: "six", 5: "five", 4: "four", 3: "three"}  # fmt: skip
+_EL_MANY = {r: ("sixes" if r == 6 else n + "s") for r, n in _EL_ONE.items()}
+
+
+def everleaf_words(game: Game, cards: tuple[Card, ...]) -> str | None:
+    """Everleaf's words for a stud high hand of the kinds the real file shows; None for
+    the rest (descriptions of other kinds, hi/lo and razz are not checked)."""
+    if game is not Game.STUD or len(cards) < 5:
+        return None
+    value = high_value(cards)
+    cat, ranks = value >> CAT_SHIFT, unpack(value)
+    if cat == HandCategory.PAIR and ranks[0] in _EL_MANY:
+        return f"a pair of {_EL_MANY[ranks[0]]}"
+    if cat == HandCategory.THREE_OF_A_KIND and ranks[0] in _EL_MANY:
+        return f"three of a kind, {_EL_MANY[ranks[0]]}"
+    if cat == HandCategory.STRAIGHT:
+        return f"a straight, {_EL_ONE[ranks[0]]} high"
+    if cat == HandCategory.FLUSH:
+        return f"a flush, {_EL_ONE[ranks[0]]} high"
+    return None
