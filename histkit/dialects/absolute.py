@@ -235,38 +235,6 @@ class Absolute(PokerStars):
         "6th street": Street.SIXTH,
         "river": Street.SEVENTH,
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **PokerStars.terminal_labels,
-        "HEADER": "a hand header ('Stage #N: Seven Card  Normal $X/$Y - ...')",
-        "GAME_TYPE": "'Game Type: Limit Horse'",
-        "TABLE": "the table line ('Table: NAME (Real Money)')",
-        "SEAT": "a seat line ('Seat N - P ($X in chips)')",
-        "ANTE": "an ante ('P - Ante X')",
-        "DEALT": "a deal ('P - Pocket [..]')",
-        "BRING_IN": "a bring-in ('P - Bring-In X')",
-        "COMPLETE": "a completion ('P - Completes X')",
-        "BET": "a bet ('P - Bets X')",
-        "CALL": "a call ('P - Calls X')",
-        "RAISE": "a raise ('P - Raises X to Y')",
-        "ALL_IN": "an all-in ('P - All-In X')",
-        "ALL_IN_RAISE": "an all-in raise ('P - All-In(Raise) X to Y')",
-        "CHECK": "a check ('P - Checks')",
-        "FOLD": "a fold ('P - Folds')",
-        "UNCALLED": "'P - returned (X) : not called'",
-        "STREET_4": "'*** 4TH STREET ***'",
-        "STREET_5": "'*** 5TH STREET ***'",
-        "STREET_6": "'*** 6TH STREET ***'",
-        "SHOW": "a show ('P - Shows [..]')",
-        "MUCK": "'P - Mucks'",
-        "NO_SHOW": "'P - Does not show'",
-        "COLLECT": "a collect ('P Collects X from main pot')",
-        "TOTAL_POT": "the total pot ('Total Pot(X) | Rake (Y)')",
-        "RESULT_FOLDED": "a summary seat line ('Seat N: P Folded on the ...')",
-        "RESULT_SHOWED": "a summary seat line ('Seat N: P won Total (X) HI:...')",
-        "RESULT_MUCKED": "a summary seat line ('Seat N: P Mucked')",
-        "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected Total (X)')",
-        "RESULT_SAT_OUT": "a summary seat line ('Seat N: P Sitting Out')",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         return _game(m)

@@ -263,6 +263,20 @@ TERMINAL_LABELS: dict[str, str] = {
     "_NOTE": "a chat or table note",
     "$END": "the end of the hand",
 }
+_LABEL = re.compile(r"^//: (\w+) = (.+)$", re.MULTILINE)
+_LABELS: dict[str, Mapping[str, str]] = {}
+
+
+def grammar_labels(grammar_file: str) -> Mapping[str, str]:
+    """Each line kind's words for an "expected ..." error: the common words, then the
+    grammar's own ("//: NAME = words" comments), in that order (read once per grammar)."""
+    got = _LABELS.get(grammar_file)
+    if got is None:
+        text = load_grammar(grammar_file) if grammar_file else ""
+        got = _LABELS[grammar_file] = {**TERMINAL_LABELS, **dict(_LABEL.findall(text))}
+    return got
+
+
 NOTE_TERMINALS = frozenset(
     {
         "CHAT",
@@ -310,7 +324,6 @@ class Dialect:
     street_words: ClassVar[Mapping[str, Street]] = {}
     pot_words: ClassVar[Mapping[str, PotKind]] = {}
     half_words: ClassVar[Mapping[str, Half]] = {}  # "high", "lo", ... when a site names halves
-    terminal_labels: ClassVar[Mapping[str, str]] = TERMINAL_LABELS
     # line kinds that are notes, not play: an "expected ..." message names them as one
     note_terminals: ClassVar[frozenset[str]] = NOTE_TERMINALS
     # terminal -> handler; a site adds its header's and overrides what its lines mean
@@ -528,6 +541,11 @@ class Dialect:
             return LineReader(self, block, source).read_tokens(tokens, m)
         except HandError as e:
             return ParseIssue(source, e.line, None, hand_id, "rejected", e.message)
+
+    @property
+    def terminal_labels(self) -> Mapping[str, str]:
+        """Each line kind in the site's words, for "expected ..." errors (its grammar's)."""
+        return grammar_labels(self.grammar_file)
 
     def _labels(self, names: Any) -> str:
         """Terminal names -> words, in the table's order; notes collapse to one entry."""

@@ -370,42 +370,6 @@ class Bovada(Dialect):
         },
     }
     note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {"DEPOSIT"}
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('Bovada Hand #N TBL#T 7CARD Fixed Limit - ...')",
-        "SEAT": "a seat line ('Seat+N: X in chips')",
-        "HOLE_CARDS": "'*** HOLE CARDS ***'",
-        **{f"STREET_{n}": f"'*** {n}{'RD' if n == 3 else 'TH'} STREET ***'" for n in (3, 4, 5, 6)},
-        "STREET_7": "'*** RIVER ***'",
-        **{
-            name: f"{what} ('P : {form}')"
-            for name, what, form in (
-                ("DEALT", "a deal", "Card dealt to a spot [..]"),
-                ("ANTE", "an ante", "Ante chip X"),
-                ("BRING_IN", "a bring-in", "Bring_in chip X"),
-                ("BET", "a bet", "Bets X"),
-                ("DOUBLE_BET_AMOUNT", "a double bet", "Double bets X"),
-                ("CALL", "a call", "Calls X"),
-                ("RAISE", "a raise", "Raises X"),
-                ("ALL_IN", "an all-in", "All-in X"),
-                ("ALL_IN_RAISE", "an all-in raise", "All-in(raise) X"),
-                ("CHECK", "a check", "Checks"),
-                ("FOLD", "a fold", "Folds"),
-                ("UNCALLED", "an uncalled bet", "Return uncalled portion of bet X"),
-                ("SHOW", "a show", "Showdown [..]"),
-                ("MUCK", "a muck", "Mucks [..]"),
-                ("NO_SHOW", "a hand not shown", "Does not show [..]"),
-                ("COLLECT", "a pot won", "Hand result X"),
-                ("_NOTE", "a table note", "Table enter user', 'P : Sit out', ..."),
-                ("DEPOSIT", "a deposit", "Table deposit X"),
-            )
-        },
-        "TOTAL_POT": "the total pot ('Total Pot(X)')",
-        "RESULT_FOLDED": "a summary seat line ('Seat N:  Folded on the ...')",
-        "RESULT_SHOWED": "a summary seat line ('Seat N:  X  with ... [..]')",
-        "RESULT_MUCKED": "a summary seat line ('Seat N:   [Mucked] [..]')",
-        "RESULT_COLLECTED": "a summary seat line ('Seat N:  X [Does not show]')",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """The game with its limit ("7CARD HiLo Fixed Limit")."""

@@ -254,30 +254,6 @@ class Everleaf(Dialect):
         **{k.name: _put_in(k) for k in (_A.ANTE, _A.BRING_IN, _A.COMPLETE, _A.BET, _A.CALL,
                                          _A.RAISE)},
     }  # fmt: skip
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('Everleaf Gaming Game #N')",
-        "HISTORY": "'***** Hand history for game #N *****'",
-        "GAME": "the game line ('$0.05/$0.10 7 Card Stud - 2011/07/08 - 00:08:53')",
-        "TABLE": "the table line ('Table NAME')",
-        "PLAYERS": "'Total number of players: N'",
-        "SEAT": "a seat line ('Seat N: P (  $ X USD )')",
-        "SEAT_GONE": "a seat line without a stack ('Seat N: P ( new player )')",
-        "ANTE": "an ante ('P: posts ante [$ X USD]')",
-        "DEALT": "a deal ('Dealt to P [ .. ]')",
-        "BRING_IN": "a bring-in ('P posts bring-in $X.')",
-        "COMPLETE": "a completion ('P completes to $X.')",
-        "BET": "a bet ('P: bets [$ X USD]')",
-        "CALL": "a call ('P calls [$ X USD]')",
-        "RAISE": "a raise ('P raises [$ X USD]')",
-        "STREET_3": "'** Dealing down cards **'",
-        **{f"STREET_{n}": f"'**** dealing {n}th street ****'" for n in (4, 5, 6)},
-        "STREET_7": "'**** dealing river ****'",
-        "SHOW": "a show ('P shows [ .. ]')",
-        "NO_SHOW": "'P does not show cards'",
-        "COLLECT": "a pot won ('P wins $ X USD from main pot')",
-        "SIT_OUT": "'P sits out'",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """From the third line (stakes, game, time); None when it is not one."""

@@ -218,35 +218,6 @@ class FullTilt(PokerStars):
     street_words: ClassVar[Mapping[str, Street]] = {
         f"{s.value}{'rd' if s == 3 else 'th'} st.": s for s in Street
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **PokerStars.terminal_labels,
-        "HEADER": "a hand header ('Full Tilt Poker Game #...')",
-        "SEAT": "a seat line ('Seat N: P ($X)')",
-        "ANTE": "an ante ('P antes X')",
-        "BRING_IN_CARD": "'P is low with [..]'",
-        "BRING_IN": "a bring-in ('P brings in for X')",
-        "COMPLETE": "a completion ('P completes it to X')",
-        "BET": "a bet ('P bets X')",
-        "CALL": "a call ('P calls X')",
-        "RAISE": "a raise ('P raises to X')",
-        "CHECK": "a check ('P checks')",
-        "FOLD": "a fold ('P folds')",
-        "UNCALLED": "'Uncalled bet of X returned to P'",
-        **{f"STREET_{n}": f"'*** {n}{'RD' if n == 3 else 'TH'} STREET ***'" for n in range(3, 8)},
-        "SHOW": "a show ('P shows [..]')",
-        "MUCK": "'P mucks'",
-        "COLLECT": "a pot won ('P wins the pot (X)')",
-        "BOARD": "'Board: [..]'",
-        "RESULT_FOLDED": "a summary seat line ('Seat N: P folded on 3rd St.')",
-        "RESULT_COLLECTED": "a summary seat line ('Seat N: P collected (X), mucked')",
-        "CHAT": "a chat line ('P: ...')",
-        "SIT_DOWN": "'P sits down'",
-        "STAND_UP": "'P stands up'",
-        "ADD_CHIPS": "'P adds X'",
-        "TIME_LEFT": "'P has N seconds left to act'",
-        "REQUEST_TIME": "'P has requested TIME'",
-        "FEELING": "'P is feeling ...'",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         return m["game"].strip()

@@ -330,29 +330,3 @@ class KingsClub(Dialect):
         "COLLECT_FROM": on_collect_kc,
         "SUMMARY_MANGLED": on_summary_mangled,
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('#N: Limit Seven Card Stud - sb/bb')",
-        "DATE": "the date line ('2020-10-26 19:00:47')",
-        "TABLE": "the table line (\"Table '...'\")",
-        "SEAT": "a seat line ('Seat N: P (X)')",
-        "ANTE": "an ante ('P: posts ante X')",
-        "DEALT": "a deal ('Dealt to P: [..]')",
-        "BRING_IN": "a bring-in ('P brings in for X')",
-        "BET": "a bet ('P bets X')",
-        "CALL": "a call ('P calls X')",
-        "RAISE": "a raise ('P raises to X')",
-        "CHECK": "a check ('P checks')",
-        "FOLD": "a fold ('P folds')",
-        **{
-            f"STREET_{n}": f"'*** {n - 1}{'RD' if n == 4 else 'TH'} STREET ***'"
-            for n in range(4, 8)
-        },
-        "SHOW": "a show ('P shows [..]')",
-        "MUCK": "'P mucks'",
-        "SUMMARY": "'*** SUMMARY ***'",
-        "RESULT": "a summary seat line ('Seat N: P (X) +Y')",
-        "RAKE": "the rake ('Rake X')",
-        "COLLECT": "a pot won ('P wins pot (X)')",
-        "_NOTE": "a table note ('P joins the table', 'P sits out', ...)",
-    }

@@ -348,36 +348,6 @@ class OnGame(Dialect):
         "RESULT": on_result,
         "END": on_end,
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('***** History for hand ... *****')",
-        "START": "the start ('Start hand: ...')",
-        "TABLE": "the table line ('Table: NAME [ID] (LIMIT SEVEN_CARD_STUD ...)')",
-        "USER": "'User: P'",
-        "BUTTON": "'Button: seat N'",
-        "PLAYERS": "'Players in round: N'",
-        "SEAT": "a seat line ('Seat N: P (X)')",
-        "SEP": "'---'",
-        "ANTE": "an ante ('P posts ante X')",
-        "STREET_3": "'Dealing pocket cards'",
-        "STREET_4": "'Dealing 4th street'",
-        "STREET_5": "'Dealing 5th street'",
-        "STREET_6": "'Dealing 6th street'",
-        "STREET_7": "'Dealing river'",
-        "DEALT": "a deal ('Dealing to P: [..]')",
-        "BRING_IN": "a bring-in ('P small bring in X')",
-        "BIG_BRING_IN": "a full bring-in ('P big bring in X')",
-        "BET": "a bet ('P bets X')",
-        "CALL": "a call ('P calls X')",
-        "RAISE": "a raise ('P raises X to Y')",
-        "CHECK": "a check ('P checks')",
-        "FOLD": "a fold ('P folds')",
-        "SUMMARY": "'Summary:'",
-        "POT": "a pot ('Main pot: X won by P (Y)')",
-        "RAKE": "the rake ('Rake taken: X')",
-        "RESULT": "a summary seat line ('Seat N: P (X), net: Y')",
-        "END": "the end ('***** End of hand ... *****')",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """From the table line (the third); None when there is none (the grammar says why)."""

@@ -356,41 +356,6 @@ class PartyPoker(Dialect):
         "TIME_BANK",
         "NO_RESPONSE",
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('#Game No : N')",
-        "HISTORY": "'***** Hand History for Game N *****'",
-        "GAME": "the game line ('$0.50/$1 USD 7 Card Stud - <date>')",
-        "TOURNAMENT": "the game line ('FL 7 Card Stud $6 USD Buy-in Trny:N Level:L ...')",
-        "TABLE": "the table line ('Table NAME (Real Money)')",
-        "BUTTON": "'Seat 0 is the button'",
-        "PLAYERS": "'Total number of players : N/M'",
-        "SEAT": "a seat line ('Seat N: P ( $X USD )')",
-        "TRNY_LEVEL": "'Trny:N Level:L'",
-        "TRNY_STAKES": "'Stakes-Antes(SB/BB-ANTE)'",
-        "ANTE": "an ante ('P posts ante [X]')",
-        "STREET_3": "'** Dealing **'",
-        **{
-            f"STREET_{n}": f"'** Dealing {w} street **'"
-            for n, w in ((4, "Fourth"), (5, "Fifth"), (6, "Sixth"))
-        },
-        "STREET_7": "'** Dealing River **'",
-        "DEALT": "a deal ('Dealt to P [  ..  ]')",
-        "BRING_IN": "a bring-in ('P bring-ins [X]')",
-        "COMPLETE": "a completion ('P completes [X]')",
-        "BET": "a bet ('P bets [X]')",
-        "DOUBLE_BETS": "a double bet ('P double bets [X]')",
-        "CALL": "a call ('P calls [X]')",
-        "RAISE": "a raise ('P raises [X]')",
-        "ALL_IN": "an all-in ('P is all-In [X]')",
-        "SHOW": "a show ('P shows [ .. ]<words>.')",
-        "MUCK": "a hand not shown ('P doesn't show [ .. ]<words>.')",
-        "NO_SHOW": "'P does not show cards.'",
-        "COLLECT": "a pot won ('P wins X')",
-        "NO_LOW": "'There was no qualifying low hand'",
-        "_NOTE": "a table note ('P opens', 'P has joined the table.', ...)",
-        "OPENS": "'P opens'",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """From the game line (the third, or after notes there); None without one."""

@@ -192,23 +192,3 @@ class Winamax(Dialect):
         "main pot": PotKind.MAIN,
         "side pot": PotKind.SIDE,
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('Winamax Poker - CashGame - HandId: #...')",
-        "TABLE": "the table line (\"Table: '...' 6-max (real money)\")",
-        "SEAT": "a seat line ('Seat N: P (X€)')",
-        "ANTE_BLINDS": "'*** ANTE/BLINDS ***'",
-        "ANTE": "an ante ('P posts ante X')",
-        "DEALT": "a deal ('Dealt to P [X X 9h]')",
-        "BRING_IN": "a bring-in ('P brings in X')",
-        "RAISE": "a raise ('P raises X to Y')",
-        **{f"STREET_{n}": f"'*** {n}{'rd' if n == 3 else 'th'} STREET ***'" for n in range(3, 8)},
-        "SHOW": "a show ('P shows [..]')",
-        "MUCK": "'P mucks hand'",
-        "COLLECT": "a collect ('P collected X from pot')",
-        "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
-        "RESULT_SHOWED": "a summary seat line ('Seat N: P showed [..] and won X ...')",
-        "RESULT_MUCKED": "a summary seat line ('Seat N: P mucked')",
-        "RESULT_COLLECTED": "a summary seat line ('Seat N: P won X')",
-        "SIT_OUT": "'P sits out'",
-    }

@@ -174,20 +174,6 @@ class WinningPoker(PokerStars):
         "RESULT_COLLECTED": _summary_collect(on_result_collected),
         "RESULT_SHOWED": _summary_collect(on_result_showed),
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('Hand #N - 7Stud(Fixed Limit) - ...')",
-        "TABLE": "the table line ('Gorham 8-max')",
-        "SEAT": "a seat line ('Seat N: P ($X)')",
-        "ANTE": "an ante ('P posts ante X')",
-        "BRING_IN": "a bring-in ('P brings in X')",
-        "RAISE": "a raise ('P raises X to Y')",
-        "CAP": "a capping raise ('P caps X')",
-        "STREET_POT": "the running pot ('Main pot X | Rake Y')",
-        "NO_SHOW": "'P does not show'",
-        "TOTAL_POT": "the total pot ('Total pot X | Rake Y')",
-        "RESULT_COLLECTED": "a summary seat line ('Seat N: P did not show and won X')",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         return re.sub(r" +\(", "(", m["game"].strip())

@@ -196,22 +196,6 @@ class WinningPoker2016(Dialect):
         "RESULT_MUCKED": _result_2016(SeatOutcome.MUCKED),
         "RESULT_FOLDED": _result_2016(SeatOutcome.FOLDED),
     }
-    terminal_labels: ClassVar[Mapping[str, str]] = {
-        **Dialect.terminal_labels,
-        "HEADER": "a hand header ('Game started at: ...')",
-        "TABLE": "the game line ('Game ID: N sb/bb table (game)')",
-        "SEAT": "a seat line ('Seat N: P (X).')",
-        "GAME_END": "'Game ended at: ...'",
-        "DEALT": "a card ('Player P received card: [..]')",
-        "DEALT_DOWN": "a hidden card ('Player P received a card.')",
-        "ALL_IN": "an all-in ('Player P allin (X)')",
-        "STREET_4": "'*** Third street ***'",
-        "STREET_5": "'*** Fourth street ***'",
-        "STREET_6": "'*** Fifth street ***'",
-        "STREET_7": "'*** Sixth street ***'",
-        "SUMMARY": "'------ Summary ------'",
-        "TOTAL_POT": "the pot ('Pot: X. Rake Y')",
-    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """From the Game ID line (the second); None when it is not one (the grammar says why)."""
