@@ -55,6 +55,7 @@ class AuditedHand(NamedTuple):
     pots_decided: int = 0  # pots whose winners the cards settle
     unchecked: tuple[str, ...] = ()  # what could not be checked (empty: checked in full)
     complete: bool = True
+    unread: int = 0  # lines the hand was read without (`Hand.gaps`)
 
 
 def audit_hand(
@@ -91,6 +92,7 @@ def audited(rp: Replay, digest: int | None = None) -> AuditedHand:
         pots_decided=cov.pots_decided,
         unchecked=() if cov.complete else tuple(cov.unchecked()),
         complete=cov.complete,
+        unread=cov.unread,
     )
 
 
@@ -142,6 +144,7 @@ class AuditReport:
     # ParseIssues of kind "unreadable": files that could not be read (counted as files)
     unreadable: tuple[Any, ...] = ()
     duplicates: Duplicates = field(default_factory=Duplicates)
+    unread_hands: int = 0  # hands read without a line not understood (`Hand.gaps`)
 
     def checked_text(self) -> str:
         """One sentence: how much of the audited hands could be checked."""
@@ -224,6 +227,7 @@ class AuditReport:
                 for r in self.rejected
             ],
             "skipped": self.skipped,
+            "unread_hands": self.unread_hands,
             "coverage": {
                 **self.coverage,
                 "partly_checked_hands": [
@@ -321,6 +325,7 @@ class _Tally:
         self.repeated: set[tuple[str, str]] = set()
         self.copies = 0
         self.different = 0
+        self.unread_hands = 0
         self.examples: list[tuple[str, str, str]] = []
 
     def add_audited(self, a: AuditedHand) -> None:
@@ -347,6 +352,7 @@ class _Tally:
         self.sites.add(a.site)
         self.coverage["pots"] += a.pots
         self.coverage["pots_decided"] += a.pots_decided
+        self.unread_hands += a.unread > 0
         if not a.complete:
             self.coverage["partly_checked"] += 1
             self.partly.append((a.hand_id, a.source, a.unchecked))
@@ -406,6 +412,7 @@ class _Tally:
                 examples=tuple(self.examples),
             ),
             filtered_out=len(self.left_out),
+            unread_hands=self.unread_hands,
         )
 
 

@@ -454,6 +454,7 @@ def run(
     on_written: Callable[[Mapping[str, int]], None] | None = None,
     span_bytes: int | None = None,
     task_bytes: int | None = None,
+    strict: bool = False,
 ) -> Iterator[ChunkResult]:
     """`histkit.parallel.run` on the cluster of `client`: results per chunk, in input
     order, the same as a local run's. `parts`: tasks write their tables there themselves
@@ -461,6 +462,8 @@ def run(
     files = input_files(paths)
     check_relative(client, files)
     kw: dict[str, Any] = {"site": site, "tables": tables, "audit": audit, "profile": profile}
+    if strict:
+        kw["strict"] = True
     threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
     limit = max(2, 2 * threads)  # tasks in flight: every thread busy, one more waiting each
     token = secrets.token_hex(4)

@@ -22,6 +22,7 @@ __all__ = [
     "PotKind",
     "Half",
     "NoteKind",
+    "GAP_NOTES",
     "Seat",
     "Action",
     "StreetStart",
@@ -112,6 +113,19 @@ class NoteKind(StrEnum):
     FINISHED = "finished"
     GARBLED = "garbled"  # text the site garbled where a card should be (the card is unknown)
     OTHER = "other"
+    # a line of the hand the reader did not understand, or found out of place: the hand is
+    # read without it (the note's text is the line as written)
+    UNREAD = "unread"
+    # a line the record lacks where its format requires one (a section's marker, a total):
+    # the note's text names what was expected there
+    MISSING = "missing"
+    # the hand's text stops before the end its format requires (cut short): the note's text
+    # names what the format still expected
+    CUT = "cut"
+
+
+# the notes of lines a hand was read without (`Hand.gaps`)
+GAP_NOTES = frozenset({NoteKind.UNREAD, NoteKind.MISSING, NoteKind.CUT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,10 +255,14 @@ class NoLowHand:
 
 @dataclass(frozen=True, slots=True)
 class TableNote:
+    """A line of the record that is no play. For a line the hand was read without (UNREAD,
+    MISSING, CUT), `reason` says why, as a strict reading rejects the hand."""
+
     kind: NoteKind
     player: str | None
     text: str
     line: int = 0
+    reason: str | None = None
 
 
 Event = (
@@ -368,3 +386,13 @@ class Hand:
 
     def actions(self) -> tuple[Action, ...]:
         return tuple(e for e in self.events if isinstance(e, Action))
+
+    def gaps(self) -> tuple[TableNote, ...]:
+        """The lines the hand was read without: not understood or out of place (UNREAD),
+        required but missing (MISSING), and the end of a text cut short (CUT)."""
+        return tuple(e for e in self.events if type(e) is TableNote and e.kind in GAP_NOTES)
+
+    @property
+    def unread_lines(self) -> int:
+        """How many lines the hand was read without (`gaps`): 0 for a hand read whole."""
+        return len(self.gaps())

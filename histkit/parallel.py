@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histkit.audit import AuditedHand, audit_hand
 from histkit.model import Hand
-from histkit.reader import Chunk, ParseIssue, chunk_bytes, iter_chunks, parse_chunk
+from histkit.reader import Chunk, ParseIssue, chunk_bytes, iter_chunks, parse_chunk, strictly
 from histkit.rules import RuleProfile, Violation
 
 if TYPE_CHECKING:  # imported where tables are built: an audit without them loads no pyarrow
@@ -72,6 +72,9 @@ class ChunkResult:
     # `tables.hands`, in the same order)
     keys: tuple[HandKey, ...] = ()
     nbytes: int = 0  # bytes of input the chunk covered (for progress bars)
+    # hands read without a line they could not read (`Hand.gaps`): (file, line, hand id)
+    # of each hand's first such line
+    unread: tuple[tuple[str, int, str], ...] = ()
 
     @property
     def hands(self) -> int:
@@ -90,13 +93,15 @@ def process_chunk(
     audit: bool = False,
     profile: RuleProfile | None = None,
     keys: bool = False,
+    strict: bool = False,
 ) -> ChunkResult:
     """Parse one chunk, replay its hands when auditing, and build its tables. `site`
     forces a site (None: detected per hand); `profile` overrides each site's house rules.
     Auditing without tables, a copy of a hand read earlier in the chunk (same site and
     hand id) is not replayed again: the audit counts it, and audits the first. `keys`:
     also list every hand's key and text checksum (`ChunkResult.keys`), and leave such
-    copies out of the tables (the hand database stores a hand once)."""
+    copies out of the tables (the hand database stores a hand once). `strict`: a hand read
+    without a line is rejected (`reader.strictly`)."""
     builder: TableBuilder | None = None
     if tables:
         from histkit.tables import TableBuilder
@@ -113,10 +118,15 @@ def process_chunk(
     seen: set[tuple[str, str]] = set()  # hands read in this chunk
     replayed: set[tuple[str, str]] = set()  # ... and replayed
     hand_keys: list[HandKey] = []
-    for item in parse_chunk(chunk, site=site, digests=digests):
+    unread: list[tuple[str, int, str]] = []
+    items = parse_chunk(chunk, site=site, digests=digests)
+    for item in strictly(items) if strict else items:
         if isinstance(item, Hand):
             games[item.game.value] += 1
             sites[item.site, item.game.value] += 1
+            gaps = item.gaps()
+            if gaps:
+                unread.append((item.source.file, gaps[0].line, item.hand_id))
             digest = digests.pop() if digests else None
             key = (item.site, item.hand_id)
             copy = key in seen
@@ -154,6 +164,7 @@ def process_chunk(
         audited=tuple(kept),
         keys=tuple(hand_keys),
         nbytes=chunk_bytes(chunk),
+        unread=tuple(unread),
     )
 
 
@@ -191,14 +202,17 @@ def run(
     max_blocks: int | None = None,
     keys: bool = False,
     chunks: Iterable[Chunk] | None = None,
+    strict: bool = False,
 ) -> Iterator[ChunkResult]:
     """Results per chunk of the input, in input order. `jobs > 1` spreads chunks over
     worker processes; the results are the same as with one process. `chunks`: these
     chunks instead of those of `paths` (the hand database reads only what a file gained);
-    `keys`: as in `process_chunk`."""
+    `keys`, `strict`: as in `process_chunk`."""
     kw: dict[str, Any] = {"site": site, "tables": tables, "audit": audit, "profile": profile}
     if keys:
         kw["keys"] = True
+    if strict:
+        kw["strict"] = True
     if jobs <= 1:
         with bulk_gc():
             if chunks is None:

@@ -74,6 +74,7 @@ __all__ = [
     "parse_text",
     "read_file_text",
     "sniff_sites",
+    "strictly",
 ]
 
 
@@ -699,6 +700,18 @@ def _junk_issue(
         f"text that is not part of any hand ({lines}), starting {clip_line(first.lines[0])}" + why,
         about_hand=False,
     )
+
+
+def strictly(items: Iterable[Hand | ParseIssue]) -> Iterator[Hand | ParseIssue]:
+    """The items of a strict reading (`parse --strict`): a hand read without a line
+    (`Hand.gaps`: a line not understood or out of place, one missing, its text cut short)
+    is rejected at the first such line, for the reason the note of it gives."""
+    for item in items:
+        if isinstance(item, Hand) and item.unread_lines:
+            gap = item.gaps()[0]
+            reason = gap.reason or f"line not understood: {clip_line(gap.text)}"
+            item = ParseIssue(item.source.file, gap.line, None, item.hand_id, "rejected", reason)
+        yield item
 
 
 def iter_hands(

@@ -83,6 +83,12 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "buy_in_fee": ("buy_in_currency", "the tournament's fee read from buy_in"),
         "buy_in_currency": ("-", "the currency of buy_in_amount and buy_in_fee"),
+        "unread_lines": (
+            "-",
+            "lines the hand was read without: not understood, missing where the format "
+            "requires one, or the end of a text cut short (the audit's LINE_NOT_UNDERSTOOD and "
+            "LINE_MISSING name each); 0 for a hand read whole",
+        ),
     },
     "seats": {
         "hand_id": _KEY,

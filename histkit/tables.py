@@ -101,6 +101,10 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("buy_in_amount", _I64),
             ("buy_in_fee", _I64),
             ("buy_in_currency", _STR),
+            # lines the hand was read without (not understood, missing or cut short:
+            # `Hand.gaps`; the audit's LINE_NOT_UNDERSTOOD and LINE_MISSING findings say
+            # which); 0 for a hand read whole
+            ("unread_lines", _I32),
         ]
     ),
     "seats": pa.schema(
@@ -559,6 +563,7 @@ class TableBuilder:
         h["buy_in_amount"].append(buy_in[0] if buy_in else None)
         h["buy_in_fee"].append(buy_in[1] if buy_in else None)
         h["buy_in_currency"].append(buy_in[2] if buy_in else None)
+        h["unread_lines"].append(hand.unread_lines)
         finishes = _finishes(hand, words)
 
         # ---- seats

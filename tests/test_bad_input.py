@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from histkit.model import Hand
-from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.model import Hand, NoteKind
+from histkit.reader import ParseIssue, iter_hands, parse_text, strictly
 from tests.dialects.synthetic import hilo_2008, holdem_hand, razz_tournament, stud_hand
 
 
@@ -30,9 +30,17 @@ def test_other_game_is_skipped_between_stud_hands() -> None:
     assert "Hold'em No Limit" in skipped.reason and skipped.source_file == "mixed.txt"
 
 
+def cut_short(item: object) -> bool:
+    """A hand read as far as its text goes (`NoteKind.CUT`)."""
+    return isinstance(item, Hand) and [g.kind for g in item.gaps()] == [NoteKind.CUT]
+
+
 def test_truncated_last_hand_keeps_the_earlier_ones() -> None:
     cut = stud_hand("2").split("\n")[:30]  # stops in the middle of 6th street
     items = parse_text(stud_hand("1") + "\n" + "\n".join(cut) + "\n")
+    # read as far as it goes (its end noted, `NoteKind.CUT`); a strict reading rejects it
+    assert kinds(items) == ["1", "2"] and cut_short(items[1])
+    items = list(strictly(items))
     assert kinds(items) == ["1", "rejected:2"]
     issue = items[1]
     assert isinstance(issue, ParseIssue)
@@ -44,9 +52,15 @@ def test_truncated_last_hand_keeps_the_earlier_ones() -> None:
 def test_hand_cut_mid_line_is_rejected_with_its_line() -> None:
     text = stud_hand("1") + "\n" + stud_hand("2")[:900]
     items = parse_text(text)
+    # read as far as it goes: the cut line not understood, then the end noted
+    hand = items[1]
+    assert kinds(items) == ["1", "2"] and isinstance(hand, Hand)
+    assert [g.kind for g in hand.gaps()] == [NoteKind.UNREAD, NoteKind.CUT]
+    assert "truncated" in (hand.gaps()[1].reason or "")
+    items = list(strictly(items))
     assert kinds(items) == ["1", "rejected:2"]
     issue = items[1]
-    assert isinstance(issue, ParseIssue) and "truncated" in issue.reason
+    assert isinstance(issue, ParseIssue) and "'Alice: che'" in issue.reason
     assert issue.line == len(text.rstrip("\n").split("\n"))
 
 
@@ -67,10 +81,12 @@ def test_rejected_hand_in_the_middle_keeps_neighbours() -> None:
         "Alice: bets $0.20\nPC [Mittel]: calls", "Alice: bets $0.20\nPC [Mittel]: ponders"
     )
     items = parse_text(stud_hand("1") + "\n" + bad + "\n" + stud_hand("3"), source="m.txt")
+    assert kinds(items) == ["1", "2", "3"]  # read without the line
+    items = list(strictly(items))
     assert kinds(items) == ["1", "rejected:2", "3"]
     issue = items[1]
     assert isinstance(issue, ParseIssue)
-    assert (issue.source_file, issue.line, issue.column) == ("m.txt", 47 + 22 - 1, 1)
+    assert (issue.source_file, issue.line) == ("m.txt", 47 + 22 - 1)
     assert "PC [Mittel]: ponders" in issue.reason and "a call ('P: calls X')" in issue.reason
 
 

@@ -319,6 +319,11 @@ def _verdict(report: AuditReport, profile: str) -> str:
             if after:  # the stacks a damaged hand left to the next at its table
                 found += f", {after:,} of them in the next hand, off a damaged hand's stacks"
         parts.append(f"{found} ({codes})")
+    if report.unread_hands:
+        parts.append(
+            f"{plural(report.unread_hands, 'hand')} read without a line not understood "
+            "(LINE_NOT_UNDERSTOOD, LINE_MISSING)"
+        )
     hands = sum(1 for r in report.rejected if r.about_hand)
     if hands:
         parts.append(f"{plural(hands, 'hand')} rejected by the parser")

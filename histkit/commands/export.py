@@ -74,7 +74,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_site_option(p)
     p.add_argument(
-        "--strict", action="store_true", help="exit 1 if any hand was rejected or not written"
+        "--strict",
+        action="store_true",
+        help="reject a hand with a line not understood (else it is written without the "
+        "line); exit 1 if any hand was rejected or not written",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=_run_export)
@@ -115,11 +118,12 @@ class _Reading:
 
     def items(self, progress: Callable[[int, int], None]) -> Iterator[Hand | ParseIssue]:
         from histkit.model import Hand
-        from histkit.reader import chunk_bytes, iter_chunks, parse_chunk
+        from histkit.reader import chunk_bytes, iter_chunks, parse_chunk, strictly
 
         for chunk in iter_chunks(self.paths, site=self.site):
             hands = 0
-            for item in parse_chunk(chunk, site=self.site):
+            items = parse_chunk(chunk, site=self.site)
+            for item in strictly(items) if self.args.strict else items:
                 if isinstance(item, Hand):
                     key = (item.site, item.hand_id)
                     if key in self.seen:

@@ -143,6 +143,11 @@ def summary(r: ImportReport) -> str:
             "the file completes it):"
         )
         lines.extend(f"  {f}:{n} ({why})" for f, n, why in r.pending_hands[:20])
+    if r.unread:
+        lines.append(
+            f"Stored {plural(r.unread, 'hand')} read without a line not understood "
+            "(hands.unread_lines; `histkit audit --db` names each line)."
+        )
     if r.skipped:
         lines.append(f"Skipped {plural(r.skipped, 'hand')} of other games.")
     if r.unknown:

@@ -91,7 +91,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_jobs_option(p)
     add_scheduler_option(p, output=True)
-    p.add_argument("--strict", action="store_true", help="exit 1 if any hand was rejected")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="reject a hand with any line not understood (else it is read without the line, "
+        "and marked); exit 1 if any hand was rejected",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=_run_parse)
 
@@ -126,6 +131,7 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
     sites: Counter[tuple[str, str]] = Counter()
     skipped: Counter[str] = Counter()
     rejected: list[Any] = []
+    unread: list[tuple[str, int, str]] = []
     unknown: list[Any] = []
     unreadable: list[Any] = []  # files that could not be read (counted as files, not hands)
     copies = _Copies()
@@ -156,6 +162,7 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
                 rejected.extend(x for x in r.rejected if x.kind != "unreadable")
                 unreadable.extend(x for x in r.rejected if x.kind == "unreadable")
                 unknown.extend(r.unknown)
+                unread.extend(r.unread)
                 bar.update(r.hands, r.nbytes)
             if not sites and not rejected:  # nothing to write: OUTDIR is left as it was
                 raise nothing_read(
@@ -180,7 +187,12 @@ def _parse(args: argparse.Namespace, paths: list[Any], client: Any) -> int:
         summary = _parse_summary(
             files, sites, skipped, rejected, unknown, unreadable, args.output, sink.counts
         )
-        lines = [*summary, *copies.said(), *_replaced(sink.replaced, args.output)]
+        lines = [
+            *summary,
+            *_unread_said(unread),
+            *copies.said(),
+            *_replaced(sink.replaced, args.output),
+        ]
         sys.stdout.write(terminal_lines(lines))
     return EXIT_FOUND if (args.strict and rejected) else EXIT_OK
 
@@ -192,7 +204,7 @@ def _results(args: argparse.Namespace, paths: list[Any], sink: Any, jobs: int, c
     if client is None:
         from histkit.parallel import run
 
-        return run(paths, jobs=jobs, site=site, audit=args.audit)
+        return run(paths, jobs=jobs, site=site, audit=args.audit, strict=args.strict)
     from histkit.cluster import PartTarget
     from histkit.cluster import run as on_cluster
 
@@ -200,7 +212,13 @@ def _results(args: argparse.Namespace, paths: list[Any], sink: Any, jobs: int, c
     if sink.partition_by:
         parts = PartTarget(sink.parts_location(), sink.partition_by, sink.compression)
     return on_cluster(
-        paths, client=client, site=site, audit=args.audit, parts=parts, on_written=sink.add_written
+        paths,
+        client=client,
+        site=site,
+        audit=args.audit,
+        parts=parts,
+        on_written=sink.add_written,
+        strict=args.strict,
     )
 
 
@@ -278,6 +296,20 @@ def _listed(rejected: list[Any]) -> list[str]:
         lines.append(f"  {where}{hid}: {r.reason}")
     if len(rejected) > 20:
         lines.append(f"  ... and {len(rejected) - 20} more (see errors.parquet)")
+    return lines
+
+
+def _unread_said(unread: list[tuple[str, int, str]]) -> list[str]:
+    """The hands read without a line (`Hand.gaps`), after the summary: none said nothing."""
+    if not unread:
+        return []
+    lines = [
+        f"Kept {plural(len(unread), 'hand')} read without a line not understood "
+        "(hands.unread_lines; the audit names each line; --strict rejects such hands):"
+    ]
+    lines.extend(f"  {f}:{line} hand #{hid}" for f, line, hid in unread[:20])
+    if len(unread) > 20:
+        lines.append(f"  ... and {len(unread) - 20} more")
     return lines
 
 

@@ -91,6 +91,7 @@ class ImportReport:
     write_seconds: float = 0.0
     unreadable: int = 0  # files that could not be read
     unknown: int = 0  # files of no known site's format
+    unread: int = 0  # hands stored that were read without a line not understood
     conflict_messages: tuple[str, ...] = ()
     rejected_examples: tuple[tuple[str, int | None, str | None, str], ...] = ()
     unknown_examples: tuple[tuple[str, str], ...] = ()
@@ -530,6 +531,7 @@ def _report(
         skipped=c["skipped"],
         unreadable=c["unreadable"],
         unknown=c["unknown"],
+        unread=c["unread"],
         seconds=seconds,
         write_seconds=held,
         conflict_messages=tuple(store.tally.conflicts),

@@ -170,16 +170,28 @@ class Store:
         held = plan.held_line
         candidates: list[HandKey] = []
         drop: set[tuple[str, str]] = set()
+        # the open hand read without a line (cut short, `Hand.gaps`) is not complete yet
+        gaps = {hand_id for _, _, hand_id in r.unread}
         for k in r.keys:
             if held is None or k.line < held:
                 candidates.append(k)
-            elif k.line == held and plan.open_hand and not plan.xml and k.stored:
+            elif (
+                k.line == held
+                and plan.open_hand
+                and not plan.xml
+                and k.stored
+                and k.hand_id not in gaps
+            ):
                 out.provisional_line = held  # stored now, read again when the file grows
                 candidates.append(k)
             else:
                 if k.line == held and plan.open_hand:
                     out.pending_line = held
-                    out.pending_reason = "its last line has no line end yet"
+                    out.pending_reason = (
+                        "its text stops before the hand's end"
+                        if k.hand_id in gaps
+                        else "its last line has no line end yet"
+                    )
                 if k.stored:
                     drop.add((k.site, k.hand_id))
         tables["errors"] = self._held_errors(tables["errors"], plan, out)
@@ -282,6 +294,10 @@ class Store:
         if copies:
             self._insert("duplicates", _book(copies))
         self._count(tables["errors"], len(accepted), len(copies), len(conflicts))
+        hands = tables["hands"]
+        if hands.num_rows and "unread_lines" in hands.column_names:
+            unread = pc.sum(pc.greater(hands["unread_lines"], 0)).as_py() or 0
+            self.tally.counts["unread"] += unread
 
     def _stored_keys(
         self, keys: set[tuple[str, str]]

@@ -43,6 +43,7 @@ from histkit.cache import cache_dir
 from histkit.cards import Card
 from histkit.dialects.builder import BASE_HANDLERS, HandError, Handler, LineReader, clip_line
 from histkit.dialects.fastpath import LineMatcher, build_matcher
+from histkit.dialects.recover import read_leniently
 from histkit.model import Game, Half, Hand, PotKind, Street, Unit
 from histkit.reading.split import HandBlock, ParseIssue, text_blocks
 from histkit.rules.profile import CASINO, RuleProfile
@@ -455,16 +456,19 @@ class Dialect:
         none), built from the plain-lark parser: its tables are the reference."""
         got = self._matcher_cache
         if got is False:
-            got = None
-            if self._fast:
-                key = (type(self).__qualname__, self.grammar_file, self.header_terminal)
-                got = _MATCHERS.get(key, False)
-                if got is False:
-                    plain = self.compiled
-                    got = _MATCHERS[key] = build_matcher(
-                        plain.parser, plain.line_regex, self.handlers, self.header_terminal
-                    )
-            self._matcher_cache = got
+            got = self._matcher_cache = self.line_matcher() if self._fast else None
+        return got  # type: ignore[return-value]
+
+    def line_matcher(self) -> LineMatcher | None:
+        """The grammar's line matcher, whether or not the fast path is on: reading a hand
+        with a line the grammar does not take (`recover.py`) walks its states."""
+        key = (type(self).__qualname__, self.grammar_file, self.header_terminal)
+        got = _MATCHERS.get(key, False)
+        if got is False:
+            plain = self.compiled
+            got = _MATCHERS[key] = build_matcher(
+                plain.parser, plain.line_regex, self.handlers, self.header_terminal
+            )
         return got  # type: ignore[return-value]
 
     @property
@@ -528,19 +532,27 @@ class Dialect:
             try:
                 hand = LineReader(self, block, source).read_fast(matcher, m)
             except Exception:  # noqa: BLE001
-                # Lark decides: a grammar error later in the hand comes first, and any
-                # other failure is raised again by the same handlers on the LALR path
+                # a line the grammar or its handler does not take: read without it below
                 hand = None
+            if hand is not None:
+                return hand
+            # the same matcher, walked again leaving such lines out (`recover.py`); Lark
+            # words the rejection of a hand that cannot be read so
+            hand = read_leniently(self, block, source, m)
             if hand is not None:
                 return hand
         try:
             tokens: Any = self._lalr().parser.parse(block.text)
         except UnexpectedInput as e:
-            return self._grammar_issue(e, block, source, hand_id)
-        try:
-            return LineReader(self, block, source).read_tokens(tokens, m)
-        except HandError as e:
-            return ParseIssue(source, e.line, None, hand_id, "rejected", e.message)
+            issue = self._grammar_issue(e, block, source, hand_id)
+        else:
+            try:
+                return LineReader(self, block, source).read_tokens(tokens, m)
+            except HandError as e:
+                issue = ParseIssue(source, e.line, None, hand_id, "rejected", e.message)
+        if matcher is None:  # (the Lark-only path: its hands are read leniently alike)
+            return read_leniently(self, block, source, m) or issue
+        return issue
 
     @property
     def terminal_labels(self) -> Mapping[str, str]:

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from histkit.cards import Card, parse_card
 from histkit.dialects.fastpath import LineMatcher
-from histkit.dialects.sink import MAX_AMOUNT, UP3, HandError, HandSink, clip_line
+from histkit.dialects.sink import MAX_AMOUNT, UP3, FrameError, HandError, HandSink, clip_line
 from histkit.model import ActionKind, Hand, NoteKind, PotKind, SeatOutcome, Show, Street, Unit
 from histkit.rules.speed import ANTE as _ANTE
 from histkit.rules.speed import BET as _BET
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BASE_HANDLERS",
     "Handler",
+    "FrameError",
     "HandError",
     "LineReader",
     "action_handler",

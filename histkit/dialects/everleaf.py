@@ -56,6 +56,7 @@ from histkit.cards import Card
 from histkit.dialects.base import Dialect, HandBlock
 from histkit.dialects.builder import (
     BASE_HANDLERS,
+    FrameError,
     HandError,
     Handler,
     LineReader,
@@ -176,9 +177,9 @@ def _street(street: Street) -> Handler:
             gone = sum(1 for e in sink.events if type(e) is TableNote and e.kind is _GONE)
             seats, want = len(sink.seats) + gone, sink.head.get("players")
             if seats != want:
-                raise HandError(f"{seats} seat lines for {want} players", line)
+                raise FrameError(f"{seats} seat lines for {want} players", line)
             if "game" in r.scratch:
-                raise HandError("no seat line says the hand's currency", line)
+                raise FrameError("no seat line says the hand's currency", line)
         else:
             return_unmatched(r, line)
         card = m["card"] if "card" in m.re.groupindex else None

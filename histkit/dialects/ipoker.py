@@ -83,12 +83,13 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, ClassVar
 
 from histkit.cards import Card, parse_card
 from histkit.dialects.builder import HandError, LineReader, utc_start
 from histkit.dialects.sink import UP3
-from histkit.dialects.xmlbase import XmlDialect
+from histkit.dialects.xmlbase import XmlDialect, read_or_leave_out
 from histkit.model import (
     Action,
     ActionKind,
@@ -482,7 +483,7 @@ class IPoker(XmlDialect):
                     c3, c4 = mine[2], mine[3]
                     st.pair_on_4th |= c3 is None or c4 is None or c3.rank == c4.rank
         for a in actions:
-            self._action(r, st, a, street)
+            read_or_leave_out(sink, a, partial(self._action, r, st, a, street))
 
     def _action(self, r: LineReader, st: _Play, a: XmlElement, street: Street | None) -> None:
         sink, line, t = r.sink, a.line, _at(a, "type")

@@ -84,6 +84,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
 from itertools import chain
 from typing import ClassVar
 
@@ -91,7 +92,7 @@ from histkit.cards import Card
 from histkit.dialects.base import ParseIssue
 from histkit.dialects.builder import HandError, LineReader, utc_start
 from histkit.dialects.sink import UP3
-from histkit.dialects.xmlbase import XmlDialect
+from histkit.dialects.xmlbase import XmlDialect, read_or_leave_out
 from histkit.model import ActionKind, Game, Half, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
 from histkit.reading.xmlstream import MAX_ELEMENT, XmlElement, XmlError, iter_xml
 from histkit.rules.profile import POKERSTARS, RuleProfile
@@ -378,7 +379,7 @@ class _Play:
                     if ev.get("type") in ("SHOW", "MUCK"):
                         later.append(ev)
                         continue
-                    self.event(ev)
+                    read_or_leave_out(self.sink, ev, partial(self.event, ev))
                     if anchor and ev is anchor[0]:
                         for w in uncalled:
                             self.sink.uncalled(
@@ -390,7 +391,7 @@ class _Play:
                     if x.tag == "event" and x.get("type") in ("SHOW", "MUCK"):
                         self.show_or_muck(x)
                     elif x.tag == "event":
-                        self.event(x)
+                        read_or_leave_out(self.sink, x, partial(self.event, x))
                     elif x.tag == "winner" and x not in uncalled:
                         self.collect(x, pots)
                 later = []

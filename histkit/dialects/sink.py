@@ -70,7 +70,7 @@ from histkit.rules.speed import POT_SIDE as _SIDE
 from histkit.rules.speed import SEVENTH as _SEVENTH
 from histkit.rules.speed import THIRD as _THIRD
 
-__all__ = ["MAX_AMOUNT", "MAX_SEAT", "HandError", "HandSink", "UP3", "clip_line"]
+__all__ = ["MAX_AMOUNT", "MAX_SEAT", "FrameError", "HandError", "HandSink", "UP3", "clip_line"]
 
 
 class HandError(ValueError):
@@ -80,6 +80,11 @@ class HandError(ValueError):
         super().__init__(message)
         self.message = message
         self.line = line
+
+
+class FrameError(HandError):
+    """The hand's frame is wrong (its header and seat list disagree), found on a later
+    line: the hand cannot be read, however its other lines are (`recover.py`)."""
 
 
 def clip_line(text: str, width: int = 100) -> str:
@@ -521,9 +526,12 @@ class HandSink:
     def double_bet(self, line: int) -> None:
         self.events.append(_DOUBLE_BET(self.street, line))
 
-    def note(self, kind: NoteKind, player: str | None, text: str, line: int) -> None:
-        """A line that is part of the record but not of the play (chat, joins, ...)."""
-        self.events.append(_NOTE(kind, player, text, line))
+    def note(
+        self, kind: NoteKind, player: str | None, text: str, line: int, reason: str | None = None
+    ) -> None:
+        """A line that is part of the record but not of the play (chat, joins, ...), or
+        one the hand is read without (`reason`: why)."""
+        self.events.append(_NOTE(kind, player, text, line, reason))
 
     # -- summary -----------------------------------------------------------------------
 

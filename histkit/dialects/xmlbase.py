@@ -11,15 +11,32 @@ context elements seen before it, goes to `read_hand`, which reports the hand's f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar
 
 from histkit.dialects.base import Dialect, HandBlock, ParseIssue
-from histkit.dialects.builder import HandError, LineReader
-from histkit.model import Hand
+from histkit.dialects.builder import FrameError, HandError, LineReader
+from histkit.dialects.sink import HandSink
+from histkit.model import Hand, NoteKind
 from histkit.reading.xmlstream import XmlBreak, XmlElement, iter_xml_items
 
-__all__ = ["XmlDialect"]
+__all__ = ["XmlDialect", "read_or_leave_out"]
+
+
+def read_or_leave_out(sink: HandSink, elem: XmlElement, read: Callable[[], None]) -> None:
+    """`read()` the play element `elem`; when its content is refused (an unknown action
+    type, an amount that does not fit), the hand is read without it, as a text site's
+    line (issue 24): a note of kind UNREAD, the element as written, and why a strict
+    reading rejects the hand. The hand's frame (`FrameError`) still rejects it."""
+    try:
+        read()
+    except FrameError:
+        raise
+    except HandError as e:
+        attrs = "".join(f' {k}="{v}"' for k, v in elem.attrib.items())
+        text = f"<{elem.tag}{attrs}>{elem.text.strip()}"
+        text = text if len(text) <= 200 else text[:197] + "..."
+        sink.note(NoteKind.UNREAD, None, text, e.line or elem.line, e.message)
 
 
 class XmlDialect(Dialect):

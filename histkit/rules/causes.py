@@ -20,6 +20,11 @@ hand's findings), by three rules, tried in order:
    finding about the betting (the expected pots are computed from a betting record the
    engine already found wrong).
 
+Before them, one rule overrides: every finding after a line the hand was read without
+(`LINE_NOT_UNDERSTOOD`, `LINE_MISSING`) follows from the first such line. What that line
+said is unknown, so the engine cannot tell a fault of the record after it from one of its
+own reading of the record without it.
+
 A finding none of them links is a root cause (an info record never is: it reports no
 fault). A linked finding passes its root on to its player and street, so what follows
 from a consequence follows from the same root. The grouping only says how findings
@@ -31,7 +36,10 @@ from __future__ import annotations
 from histkit.model import Street
 from histkit.rules.violations import Code, Severity
 
-__all__ = ["BETTING", "POT", "Causes"]
+__all__ = ["BETTING", "GAPS", "POT", "Causes"]
+
+#: findings about a line the hand was read without: every later finding follows from it
+GAPS = frozenset({Code.LINE_NOT_UNDERSTOOD, Code.LINE_MISSING})
 
 #: findings about how a street's betting went
 BETTING = frozenset(
@@ -72,12 +80,13 @@ POT = frozenset(
 class Causes:
     """The roots found so far in one hand, by player position and by street."""
 
-    __slots__ = ("players", "streets", "betting")
+    __slots__ = ("players", "streets", "betting", "gap")
 
     def __init__(self) -> None:
         self.players: dict[int, int] = {}  # position -> the root of findings about it
         self.streets: dict[Street | None, int] = {}  # street -> the root of its betting
         self.betting: int | None = None  # the first root about the betting
+        self.gap: int | None = None  # the first line the hand was read without
 
     def link(
         self,
@@ -90,6 +99,11 @@ class Causes:
         """The position of the finding that the finding at `index` follows from, None
         for a root cause (the rules in the module doc)."""
         players = self.players
+        root = self.gap
+        if root is None and code in GAPS:
+            self.gap = index
+        if root is not None:
+            return None if severity is Severity.INFO else root
         root = next((players[i] for i in blame if i in players), None)
         betting = code in BETTING
         if root is None and betting:

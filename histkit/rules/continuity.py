@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from histkit.model import Game, Hand, NoteKind, TableNote, Unit
-from histkit.rules.causes import BETTING, POT
+from histkit.rules.causes import BETTING, GAPS, POT
 from histkit.rules.profile import RuleProfile
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity, Violation, money
@@ -35,8 +35,9 @@ from histkit.rules.violations import Code, Severity, Violation, money
 __all__ = ["StackRecord", "check_continuity", "stack_record"]
 
 _EXCUSES = (NoteKind.JOIN, NoteKind.LEAVE, NoteKind.REMOVED, NoteKind.FINISHED)
-#: findings about a hand's chips: a root cause among them leaves its final stacks in doubt
-_CHIPS = BETTING | POT | {Code.UNKNOWN_PLAYER}
+#: findings about a hand's chips (or a line it was read without): a root cause among them
+#: leaves its final stacks in doubt
+_CHIPS = BETTING | POT | GAPS | {Code.UNKNOWN_PLAYER}
 
 
 class StackRecord(NamedTuple):

@@ -40,17 +40,26 @@ class Coverage:
     means nothing checked: the pots whose winners the cards settle (the others are checked
     for their total only), whether the deals were written (turn order, bring-in and the
     bet sizes that depend on the cards), whether payouts were written per pot (not only a
-    player's total over all pots), and whether a summary was written."""
+    player's total over all pots), whether a summary was written, and how many lines the
+    hand was read without (`Hand.gaps`: what they said is unknown, so the betting after
+    them and the pots are checked as the readable lines have them)."""
 
     pots: int
     pots_decided: int
     deals: bool
     per_pot: bool
     summary: bool
+    unread: int = 0
 
     @property
     def complete(self) -> bool:
-        return self.pots_decided == self.pots and self.deals and self.per_pot and self.summary
+        return (
+            self.pots_decided == self.pots
+            and self.deals
+            and self.per_pot
+            and self.summary
+            and not self.unread
+        )
 
     def unchecked(self) -> tuple[str, ...]:
         """What could not be checked, in words (empty when everything could)."""
@@ -64,6 +73,10 @@ class Coverage:
             out.append("which pot paid what (only totals written)")
         if not self.summary:
             out.append("the summary (none written)")
+        if self.unread:
+            n = self.unread
+            lines = "a line" if n == 1 else f"{n} lines"
+            out.append(f"what {lines} not read would have said (the play after it is as read)")
         return tuple(out)
 
 
@@ -184,6 +197,7 @@ class HandAudit:
             deals=self.st.deals_seen,
             per_pot=len(pots) < 2 or not any(c.pot is _POTKIND_TOTAL for c in self.st.collects),
             summary=self.summary is not None,
+            unread=self.st.unread,
         )
 
     def final_stacks(self) -> tuple[tuple[str, int], ...]:

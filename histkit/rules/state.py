@@ -83,7 +83,7 @@ class HandState(StateViews):
         "decline_mask", "fold_streets",
         "bet", "wagers", "inc", "opener", "bring_in_seat", "bring_in_due", "last", "aggressor",
         "showdown_seen",
-        "uncalled_done", "deals_seen", "ledger", "shown", "show_events", "collects",
+        "uncalled_done", "deals_seen", "unread", "ledger", "shown", "show_events", "collects",
         "no_low_line", "violations", "causes", "line",
     )  # fmt: skip
 
@@ -156,6 +156,7 @@ class HandState(StateViews):
         self.showdown_seen = False  # the first show (or muck) of the showdown was checked
         self.uncalled_done = False
         self.deals_seen = False  # a deal line seen: the record writes deals
+        self.unread = 0  # lines the hand was read without (`Hand.gaps`)
         self.ledger = CardLedger(names, spec.up_pattern, self.report)
         self.shown: dict[str, tuple[Card, ...]] = {}
         self.show_events: list[Show] = []  # as applied (the audit checks their words)
@@ -332,7 +333,7 @@ class HandState(StateViews):
         elif isinstance(e, UncalledBet):
             self.on_uncalled(e.player, e.amount, e.line)
         elif isinstance(e, TableNote):
-            self.on_note(e.kind, e.player, e.text, e.line)
+            self.on_note(e.kind, e.player, e.text, e.line, e.reason)
         elif isinstance(e, NoLowHand):
             self.on_no_low(e)
         elif isinstance(e, BettingCapped):
@@ -567,9 +568,12 @@ class HandState(StateViews):
         self.line = line
         betting.double_line(self)
 
-    def on_note(self, kind: NoteKind, player: str | None, text: str, line: int) -> None:
+    def on_note(
+        self, kind: NoteKind, player: str | None, text: str, line: int, reason: str | None = None
+    ) -> None:
         """Chat, joins, ...: part of the record, not of the play; a garbled card is a
-        fault of the record itself."""
+        fault of the record itself, and so is a line the hand was read without (`reason`:
+        why it was)."""
         self.line = line
         if kind is NoteKind.GARBLED:
             self.report(
@@ -577,6 +581,34 @@ class HandState(StateViews):
                 f"The site wrote {text}; that card is unknown.",
                 reported=text,
                 line=line,
+            )
+        elif kind is NoteKind.UNREAD:
+            self.unread += 1
+            self.report(
+                Code.LINE_NOT_UNDERSTOOD,
+                f"Line {line} is read without: {reason or repr(text)}.",
+                reported=text,
+                line=line,
+                severity=Severity.WARNING,
+            )
+        elif kind is NoteKind.MISSING:
+            self.unread += 1
+            self.report(
+                Code.LINE_MISSING,
+                f"The record lacks {text} before line {line}; the hand is read without it.",
+                expected=text,
+                line=line,
+                severity=Severity.WARNING,
+            )
+        elif kind is NoteKind.CUT:
+            self.unread += 1
+            self.report(
+                Code.LINE_MISSING,
+                f"The hand's text stops at line {line} (cut short?); its format still "
+                f"requires {text}.",
+                expected=text,
+                line=line,
+                severity=Severity.WARNING,
             )
 
     def on_uncalled(self, player: str, amount: int, line: int) -> None:

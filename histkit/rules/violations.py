@@ -50,6 +50,8 @@ class Code(StrEnum):
     GARBLED_CARD = "GARBLED_CARD"  # the site wrote something that is not a card
     DEALS_NOT_RECORDED = "DEALS_NOT_RECORDED"  # a record with no deal lines (info)
     SHOWDOWN_ORDER = "SHOWDOWN_ORDER"  # someone else showed first than the profile says (info)
+    LINE_NOT_UNDERSTOOD = "LINE_NOT_UNDERSTOOD"  # a line the hand was read without
+    LINE_MISSING = "LINE_MISSING"  # a line the format requires that the record lacks
 
 
 class Severity(StrEnum):

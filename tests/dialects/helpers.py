@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from histkit.model import Hand
-from histkit.reader import ParseIssue, iter_hands, parse_text
+from histkit.reader import ParseIssue, iter_hands, parse_text, strictly
 from histkit.rules import replay
 from histkit.rules.profile import RuleProfile
 
@@ -43,6 +43,34 @@ def one_hand(text: str, site: str | None, source: str = "t.txt") -> Hand:
 def one_issue(text: str, site: str | None, source: str = "t.txt") -> ParseIssue:
     """The one ParseIssue of `text` read as `site`."""
     return only_issue(parse_as(text, site, source))
+
+
+def read_without(text: str, site: str | None, source: str = "t.txt") -> tuple[Hand, ParseIssue]:
+    """`text`'s one hand read as `site` without a line it cannot read (it must have one:
+    `Hand.gaps`), and the rejection a strict reading (`parse --strict`) gives it instead,
+    at the first such line."""
+    hand = one_hand(text, site, source)
+    assert hand.gaps(), "the hand was read whole"
+    issue = only_issue(list(strictly([hand])))
+    assert issue.kind == "rejected" and issue.line == hand.gaps()[0].line
+    assert (issue.source_file, issue.hand_id) == (source, hand.hand_id)
+    return hand, issue
+
+
+def parse_strictly(text: str, site: str | None, source: str = "t.txt") -> list[Hand | ParseIssue]:
+    """`text` as a strict reading (`parse --strict`) gives it, after checking that the
+    normal reading keeps every hand the strict one rejects for a line it reads without."""
+    normal = parse_as(text, site, source)
+    strict = list(strictly(normal))
+    for n, x in zip(normal, strict, strict=True):
+        assert isinstance(n, Hand) or n == x, n
+    return strict
+
+
+def strict_rejection(text: str, site: str | None, source: str = "t.txt") -> ParseIssue:
+    """The rejection of `text`'s one hand by a strict reading, after checking that the
+    normal reading keeps the hand, read without the line rejected (`read_without`)."""
+    return read_without(text, site, source)[1]
 
 
 def error_counts(h: Hand, profile: RuleProfile | None = None) -> Counter[str]:

@@ -48,7 +48,7 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.reader import ParseIssue, parse_text
+from histkit.reader import ParseIssue, parse_text, strictly
 
 PAGES = Path(__file__).resolve().parents[2] / "docs" / "sites"
 KINDS = (
@@ -281,10 +281,12 @@ def needs_chips(block: Block) -> bool:
 
 
 def read(dialect: Dialect, text: str) -> list[Hand | ParseIssue]:
-    """Every hand and issue of `text` read as `dialect` (XML sites by their XML reader)."""
+    """Every hand and issue of `text` read strictly as `dialect` (XML sites by their XML
+    reader): a hand read without a line is rejected for that line, so an example is read
+    only when it reads whole, and the reason says why not (the other unit, ...)."""
     if hasattr(dialect, "read_xml"):
-        return list(dialect.read_xml(text.split("\n"), "page.xml"))
-    return parse_text(text, source="page.txt", site=dialect)
+        return list(strictly(dialect.read_xml(text.split("\n"), "page.xml")))
+    return list(strictly(parse_text(text, source="page.txt", site=dialect)))
 
 
 def unread_lines(hand: Hand) -> int:

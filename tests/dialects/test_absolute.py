@@ -45,7 +45,14 @@ from histkit.rules import replay
 from histkit.rules.violations import Code
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
-from tests.dialects.helpers import acts, corpus_fixture, needs_folder, one_hand, one_issue
+from tests.dialects.helpers import (
+    acts,
+    corpus_fixture,
+    needs_folder,
+    one_hand,
+    one_issue,
+    strict_rejection,
+)
 
 A = ActionKind
 S = Street
@@ -56,6 +63,7 @@ needs_absolute = needs_folder(ABS_DIR)
 
 one = partial(one_hand, site="absolute")
 issue = partial(one_issue, site="absolute")
+rejected = partial(strict_rejection, site="absolute")
 corpus = corpus_fixture(ABS_DIR)
 
 
@@ -336,7 +344,7 @@ def test_pocket_lines() -> None:
         Deal(S.FOURTH, "Bob B.", (parse_card("Ad"),), (True,), (None, None, parse_card("2c")), 17),
     ]
     # a line that does not follow the earlier cards is rejected
-    bad = issue(hand([*body[:4], "Bob B. - Pocket [H H 3c Ad]"]))
+    bad = rejected(hand([*body[:4], "Bob B. - Pocket [H H 3c Ad]"]))
     assert bad.kind == "rejected" and bad.line == 17 and "do not follow" in bad.reason
 
 
@@ -546,7 +554,7 @@ def test_writer_choices() -> None:
 
 def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
     cut = "\n".join(SYNTH.splitlines()[:30]) + "\n"
-    got = issue(cut)
+    got = rejected(cut)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "C2000000001")
     assert got.line == 30
     assert "truncated" in got.reason
@@ -562,7 +570,7 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
 )
 def test_garbled_lines_are_rejected_with_their_line(old: str, new: str) -> None:
     bad = SYNTH.replace(old, new)
-    got = issue(bad)
+    got = rejected(bad)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "C2000000001")
     assert got.line == bad.splitlines().index(new) + 1
     assert repr(new) in got.reason or "Nobody" in got.reason or "'10'" in got.reason

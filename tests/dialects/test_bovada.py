@@ -49,6 +49,7 @@ from tests.dialects.helpers import (
     needs_folder,
     one_hand,
     one_issue,
+    strict_rejection,
 )
 
 A, S = ActionKind, Street
@@ -61,6 +62,7 @@ needs_bovada = needs_folder(BOVADA_DIR)
 
 one = partial(one_hand, site="bovada")
 issue = partial(one_issue, site="bovada")
+rejected = partial(strict_rejection, site="bovada")
 corpus = corpus_fixture(BOVADA_DIR)
 by_id = hands_by_id
 
@@ -405,7 +407,7 @@ def test_forced_bets_all_in_on_the_stack_and_timeouts() -> None:
 
 def test_raise_whose_amounts_disagree_is_rejected() -> None:
     text = hand([BRING, "Seat+1 : Raises $0.40 to $0.50"])
-    got = issue(text)
+    got = rejected(text)
     assert (got.kind, got.hand_id) == ("rejected", "3000000001")
     assert got.line == text.splitlines().index("Seat+1 : Raises $0.40 to $0.50") + 1
     assert "'$0.40 to $0.50' does not add up: Seat+1 had 0 cents in" in got.reason
@@ -728,7 +730,7 @@ def test_writer_choices() -> None:
 def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
     text = hand([BRING, "Seat+1 : Calls $0.25 "])
     cut = "\n".join(text.splitlines()[:13]) + "\n"
-    got = issue(cut)
+    got = rejected(cut)
     assert (got.kind, got.source_file, got.hand_id, got.line) == (
         "rejected",
         "t.txt",
@@ -748,7 +750,7 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
 )
 def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, says: str) -> None:
     bad = hand([BRING, old]).replace(old, new)
-    got = issue(bad)
+    got = rejected(bad)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "3000000001")
     assert got.line == bad.splitlines().index(new) + 1
     assert says in got.reason

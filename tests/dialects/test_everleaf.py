@@ -64,6 +64,7 @@ from tests.dialects.helpers import (
     needs_folder,
     one_hand,
     one_issue,
+    strict_rejection,
 )
 
 A = ActionKind
@@ -77,6 +78,7 @@ BIG_BET_ON_FOURTH = "285999989"
 
 one = partial(one_hand, site="everleaf")
 issue = partial(one_issue, site="everleaf")
+rejected = partial(strict_rejection, site="everleaf")
 corpus = corpus_fixture(EV_DIR)
 hands_of = hands_by_id
 
@@ -463,7 +465,7 @@ def test_seats_without_a_stack_are_notes() -> None:
 
 def test_truncated_hands_are_rejected_with_file_line_and_id() -> None:
     text = hand([BRING, "Alice folds"], end=[])
-    got = issue(text)
+    got = rejected(text)
     assert (got.kind, got.source_file, got.hand_id, got.line) == ("rejected", "t.txt", "1000", 14)
     assert "truncated" in got.reason
     cut = "\n".join(HEAD[:7]) + "\n"  # inside the seat lines
@@ -483,7 +485,7 @@ def test_truncated_hands_are_rejected_with_file_line_and_id() -> None:
 def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, words: str) -> None:
     bad = hand([BRING, old])
     bad = bad.replace(old, new)
-    got = issue(bad)
+    got = rejected(bad)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "1000")
     assert got.line == bad.splitlines().index(new) + 1
     assert words in got.reason

@@ -46,6 +46,7 @@ from histkit.rules.profile import load_profile
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
 from tests.dialects import helpers
+from tests.dialects.helpers import strict_rejection
 
 FULL_TILT = CORPUS / "fulltilt"
 needs_files = helpers.needs_folder(FULL_TILT)
@@ -706,8 +707,7 @@ def test_written_hand_reads_like_full_tilt() -> None:
 def test_truncated_hand_is_rejected_with_file_line_and_hand() -> None:
     lines = hand_text().split("\n")
     cut = "\n".join(lines[:14]) + "\n"  # ends after "Hero completes it to $1"
-    (issue,) = parse(cut)
-    assert isinstance(issue, ParseIssue)
+    issue = strict_rejection(cut, "fulltilt")
     assert (issue.source_file, issue.kind, issue.hand_id, issue.line) == (
         "t.txt", "rejected", "1000", 14
     )  # fmt: skip
@@ -727,8 +727,7 @@ def test_truncated_hand_is_rejected_with_file_line_and_hand() -> None:
 def test_garbled_line_is_rejected_at_its_line(old: str, new: str) -> None:
     text = hand_text()
     line = text.split("\n").index(old) + 1
-    (issue,) = parse("\n\n" + text.replace(old, new))
-    assert isinstance(issue, ParseIssue)
+    issue = strict_rejection("\n\n" + text.replace(old, new), "fulltilt")
     assert (issue.kind, issue.hand_id, issue.line) == ("rejected", "1000", line + 2)
 
 

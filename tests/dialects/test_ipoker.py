@@ -42,7 +42,7 @@ from histkit.model import (
     UncalledBet,
     Unit,
 )
-from histkit.reader import ParseIssue, iter_hands
+from histkit.reader import ParseIssue, iter_hands, strictly
 from histkit.rules import Code, replay
 from histkit.rules.continuity import check_continuity
 from histkit.rules.violations import Severity
@@ -73,6 +73,12 @@ def one(text: str) -> Hand:
 
 def issue(text: str) -> ParseIssue:
     return only_issue(read(text))
+
+
+def strict_issue(text: str) -> ParseIssue:
+    """The rejection of a strict reading, of a hand the normal one reads without a line."""
+    assert only_hand(read(text)).gaps()
+    return only_issue(list(strictly(read(text))))
 
 
 errors = error_counts
@@ -680,11 +686,14 @@ def test_garbled_line_is_rejected_with_file_line_and_id() -> None:
     got = issue(text)
     assert (got.kind, got.hand_id, got.line) == ("rejected", "778", 8)  # the hand's line
     assert "not well-formed" in got.reason and "(line 16)" in got.reason  # and where
+    # cards dealt to a player not seated: rejected (only action elements are left out)
     text = session(ANTES + BOB_FOLDS.replace("Bob", "Zed"), gamecode="779")
     got = issue(text)
     assert (got.kind, got.hand_id, got.line) == ("rejected", "779", 16)
     assert "'Zed' is not seated" in got.reason
-    got = issue(session(ANTES + BOB_FOLDS.replace('type="0"', 'type="42"')))
+    # an action element whose content is refused: the hand is read without it
+    text = session(ANTES + BOB_FOLDS.replace('type="0"', 'type="42"'))
+    got = strict_issue(text)
     assert "unknown action type '42'" in got.reason
 
 

@@ -54,6 +54,7 @@ from tests.dialects.helpers import (
     needs_folder,
     one_hand,
     one_issue,
+    strict_rejection,
 )
 
 A = ActionKind
@@ -67,6 +68,7 @@ needs_kc = needs_folder(KC_DIR)
 
 one = partial(one_hand, site="kingsclub")
 issue = partial(one_issue, site="kingsclub")
+rejected = partial(strict_rejection, site="kingsclub")
 corpus = corpus_fixture(KC_DIR)
 by_id = hands_by_id
 
@@ -735,7 +737,7 @@ def test_cli_simulate_then_audit_is_clean(
 def test_truncated_hands_are_rejected_with_file_line_and_id() -> None:
     for keep, line in ((21, 21), (39, 39)):
         cut = "\n".join(STUD.splitlines()[:keep]) + "\n"
-        got = issue(cut)
+        got = rejected(cut)
         assert (got.kind, got.source_file, got.hand_id, got.line) == (
             "rejected",
             "t.txt",
@@ -758,7 +760,7 @@ def test_truncated_hands_are_rejected_with_file_line_and_id() -> None:
 )
 def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, words: str) -> None:
     bad = STUD.replace(old, new)
-    got = issue(bad)
+    got = rejected(bad)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "1000")
     assert got.line == bad.splitlines().index(new) + 1
     assert words in got.reason

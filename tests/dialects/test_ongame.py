@@ -51,6 +51,8 @@ from tests.dialects.helpers import (
     one_hand,
     one_issue,
     parse_as,
+    parse_strictly,
+    strict_rejection,
 )
 
 A = ActionKind
@@ -65,6 +67,7 @@ items = partial(parse_as, site="ongame")
 items_of = partial(parse_as, site="ongame", source="sim.txt")
 one = partial(one_hand, site="ongame")
 issue = partial(one_issue, site="ongame")
+rejected = partial(strict_rejection, site="ongame")
 corpus = corpus_fixture(ONGAME_DIR)
 by_id = hands_by_id
 
@@ -476,13 +479,13 @@ def test_other_games_are_skipped_by_name(game: str) -> None:
 def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
     lines = hand([BRING, "Alice calls $0.05"], pot(16)).splitlines()
     cut = "\n".join(lines[:18]) + "\n"
-    got = issue(cut)
+    got = rejected(cut)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "R5-1000-7")
     assert got.line == 18
     assert "truncated" in got.reason
     # a hand cut before its end line, with the next hand right after it
     text = "\n".join(lines[:-1]) + "\n" + hand([BRING], pot(11), head=HEAD.replace("-7", "-8"))
-    bad, good = items(text)
+    bad, good = parse_strictly(text, "ongame")
     assert isinstance(bad, ParseIssue) and isinstance(good, Hand)
     assert (bad.hand_id, bad.line) == ("R5-1000-7", len(lines) - 1)
 
@@ -493,8 +496,6 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
         ("Alice calls $0.05", "Alice calIs $0.05", "line not understood: 'Alice calIs $0.05'"),
         ("Alice calls $0.05", "Nobody calls $0.05", "'Nobody' is not seated"),
         ("Alice calls $0.05", "Alice raises $0.03 to $0.05", "does not fit"),
-        ("Main pot: $0.16 won by Alice ($0.16)", "Main pot: $0.15 won by Alice ($0.15)",
-         "the pots hold 15 but the players put in 16"),
         ("Main pot: $0.16 won by Alice ($0.16)", "Main pot: $0.16 won by Carol ($0.16)",
          "pot winners not seated"),
         ("***** End of hand R5-1000-7 *****", "***** End of hand R5-1000-9 *****",
@@ -503,16 +504,26 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
 )  # fmt: skip
 def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, words: str) -> None:
     bad = hand([BRING, "Alice calls $0.05"], pot(16)).replace(old, new)
-    got = issue(bad)
+    got = rejected(bad)
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "t.txt", "R5-1000-7")
     assert got.line == bad.splitlines().index(new) + 1
     assert words in got.reason, got.reason
 
 
+def test_a_pot_that_disagrees_with_the_actions_is_read_and_audited() -> None:
+    """The site's own mistake (issue 24): the pot as written, the audit names it."""
+    bad = hand([BRING, "Alice calls $0.05"], pot(16)).replace(
+        "Main pot: $0.16 won by Alice ($0.16)", "Main pot: $0.15 won by Alice ($0.15)"
+    )
+    h = one(bad)
+    assert not h.gaps() and h.summary is not None and h.summary.total_pot == 15
+    assert "POT_TOTAL" in replay(h).codes()
+
+
 def test_a_seat_line_that_disagrees_with_the_actions_is_rejected() -> None:
     wrong = [RESULTS[0], "Seat 3: Hero Two ($3.94), net: -$0.06", RESULTS[2]]
     text = hand(SHOWDOWN, pot(31), results=wrong)
-    got = issue(text)
+    got = rejected(text)
     assert got.line == text.splitlines().index(wrong[1]) + 1
     assert "Hero Two ends with $3.94 (net -$0.06)" in got.reason and "put in 12" in got.reason
 
@@ -707,7 +718,7 @@ def test_lark_and_fast_path_agree_on_simulated_and_synthetic_hands() -> None:
     text = sims + hand([BRING], pot(11)) + bad
     fast, slow = OnGame(fast=True), OnGame(fast=False, cython=False)
     want = list(slow.parse(text, "t.txt"))
-    assert sum(isinstance(h, Hand) for h in want) == 31
+    assert sum(isinstance(h, Hand) for h in want) == 32  # the garbled one read without its line
     assert list(fast.parse(text, "t.txt")) == want
     assert list(OnGame(fast=False, cython=True).parse(text, "t.txt")) == want
 

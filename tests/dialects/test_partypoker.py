@@ -71,6 +71,11 @@ def parse(text: str, source: str = "t.txt") -> list[Hand | ParseIssue]:
     return helpers.parse_as(text, "partypoker", source)
 
 
+def strict(text: str, source: str = "t.txt") -> list[Hand | ParseIssue]:
+    """As `parse --strict` reads it (the normal reading keeps what it rejects)."""
+    return helpers.parse_strictly(text, "partypoker", source)
+
+
 one_hand = partial(helpers.one_hand, site="partypoker")
 errors = partial(helpers.error_counts, profile=PARTYPOKER)
 corpus_items = helpers.corpus_fixture(PARTY_DIR, site="partypoker")
@@ -459,7 +464,7 @@ def test_fast_path_lark_and_cython_agree_on_synthetic_and_simulated_hands() -> N
     bad = HILO_SIDE_POT.replace("Anna calls [$1 USD]", "Anna calIs [$1 USD]")
     text = "\n\n".join([HILO_SIDE_POT, MTT_DOUBLE_BET, HOLDEM, bad, sims])
     want = list(PartyPoker(fast=False, cython=False).parse(text, "t.txt"))
-    assert sum(isinstance(h, Hand) for h in want) == 32
+    assert sum(isinstance(h, Hand) for h in want) == 33  # the garbled one read without its line
     for d in (PartyPoker(fast=True), PartyPoker(fast=False, cython=True)):
         assert list(d.parse(text, "t.txt")) == want
 
@@ -648,7 +653,7 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
     lines = HILO_SIDE_POT.splitlines()
     cut = lines.index("Anna shows [ 9c, Tc, 2h, 6c, 7d, Jc, 5c ]a flush, Jack high.")
     text = "\n".join(lines[:cut]) + "\n\n" + MTT_DOUBLE_BET
-    bad, good = parse(text, "cut.txt")
+    bad, good = strict(text, "cut.txt")
     assert isinstance(bad, ParseIssue) and isinstance(good, Hand)
     assert (bad.source_file, bad.line, bad.hand_id, bad.kind) == (
         "cut.txt",
@@ -661,7 +666,7 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
 
 def test_garbled_line_is_rejected_with_file_line_and_id() -> None:
     text = HILO_SIDE_POT.replace("Anna calls [$1 USD]", "Anna calIs [$1 USD]")
-    (bad,) = parse(text, "garbled.txt")
+    (bad,) = strict(text, "garbled.txt")
     assert isinstance(bad, ParseIssue)
     assert (bad.source_file, bad.line, bad.hand_id, bad.kind) == (
         "garbled.txt",
@@ -674,7 +679,7 @@ def test_garbled_line_is_rejected_with_file_line_and_id() -> None:
 
 def test_unknown_player_and_wrong_game_number_are_rejected() -> None:
     text = HILO_SIDE_POT.replace("Anna calls [$1 USD]", "Nobody calls [$1 USD]")
-    (bad,) = parse(text)
+    (bad,) = strict(text)
     assert isinstance(bad, ParseIssue)
     assert bad.line == text.splitlines().index("Nobody calls [$1 USD]") + 1
     assert "'Nobody' is not seated" in bad.reason

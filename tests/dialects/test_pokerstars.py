@@ -40,8 +40,11 @@ from histkit.model import (
 )
 from histkit.reader import ParseIssue, parse_text
 from histkit.reading.split import file_lines, text_blocks
+from histkit.rules import replay
+from histkit.rules.violations import Code
 from tests.conftest import POKERSTARS, ROOT, needs_corpus
 from tests.dialects import helpers
+from tests.dialects.helpers import read_without, strict_rejection
 from tests.dialects.synthetic import (
     chips,
     dollars,
@@ -437,14 +440,8 @@ def test_header_decides_skip_without_parsing_body() -> None:
 
 def test_rejection_points_at_line_and_says_what_was_expected() -> None:
     text = stud_hand().replace("Alice: checks ", "Alice: ponders")
-    (issue,) = parse_text(text, source="r.txt")
-    assert isinstance(issue, ParseIssue)
-    assert (issue.kind, issue.hand_id, issue.line, issue.column) == (
-        "rejected",
-        "1000000001",
-        32,
-        1,
-    )
+    issue = strict_rejection(text, "pokerstars", source="r.txt")
+    assert (issue.kind, issue.hand_id, issue.line) == ("rejected", "1000000001", 32)
     assert "'Alice: ponders'" in issue.reason
     assert "a check ('P: checks')" in issue.reason and "'*** RIVER ***'" in issue.reason
 
@@ -455,9 +452,20 @@ def test_line_out_of_order_is_rejected() -> None:
         .replace("*** 5th STREET ***\n", "")
         .replace("*** 6th STREET ***\n", "*** 6th STREET ***\n*** 5th STREET ***\n")
     )
-    (issue,) = parse_text(text)
-    assert isinstance(issue, ParseIssue) and issue.kind == "rejected"
-    assert "'*** 6th STREET ***'" in issue.reason and "out of place" in issue.reason
+    hand, issue = read_without(text, "pokerstars")
+    # the 6th street's marker where the 5th's should be: the 5th's is missing there, and
+    # where it is written after the 6th's it is out of place
+    assert issue.reason == "'*** 5th STREET ***' is missing before '*** 6th STREET ***'"
+    assert [(g.kind, g.text) for g in hand.gaps()] == [
+        (NoteKind.MISSING, "'*** 5th STREET ***'"),
+        (NoteKind.UNREAD, "*** 5th STREET ***"),
+    ]
+    found = replay(hand).violations
+    gaps = [v for v in found if v.code in (Code.LINE_MISSING, Code.LINE_NOT_UNDERSTOOD)]
+    assert [v.line for v in gaps] == [28, 29] and gaps[0].caused_by is None
+    # everything the engine finds after the first gap follows from it
+    first = found.index(gaps[0])
+    assert all(v.caused_by == gaps[0].seq for v in found[first + 1 :] if v.is_error)
 
 
 @pytest.mark.parametrize(
@@ -469,16 +477,23 @@ def test_line_out_of_order_is_rejected() -> None:
         ("Dealt to Bob [Qh]", "Dealt to Bob [Qh 2c]", "3rd-street deal of 2 cards"),
         ("Dealt to Alice [Kd] [Kc]", "Dealt to Alice [Kd Kc]", "without a new card"),
         ("Seat 5: Bob folded", "Seat 4: Bob folded", "not the seat list's"),
-        ("Seat 5: Bob ($3", "Seat 3: Bob ($3", "listed twice"),
     ],
 )
-def test_content_errors_are_rejected(old: str, new: str, words: str) -> None:
+def test_content_errors_leave_the_line_out(old: str, new: str, words: str) -> None:
+    """A line after the seats whose content is wrong: the hand is read without it (and a
+    strict reading rejects the hand there, saying why)."""
     text = stud_hand()
     assert old in text
-    (issue,) = parse_text(text.replace(old, new, 1))
-    assert isinstance(issue, ParseIssue) and issue.kind == "rejected", issue
+    issue = strict_rejection(text.replace(old, new, 1), "pokerstars")
     assert words in issue.reason
     assert issue.line is not None and issue.hand_id == "1000000001"
+
+
+def test_a_seat_listed_twice_is_rejected() -> None:
+    """The seat list is the hand's frame: a hand whose seats cannot be read is rejected."""
+    (issue,) = parse_text(stud_hand().replace("Seat 5: Bob ($3", "Seat 3: Bob ($3", 1))
+    assert isinstance(issue, ParseIssue) and issue.kind == "rejected", issue
+    assert "listed twice" in issue.reason and issue.hand_id == "1000000001"
 
 
 # ----------------------------------------------------------------------------- grammar
