@@ -191,25 +191,16 @@ class _File:
 
 
 class _Play:
-    """The chips as the actions move them: stacks, what each put in, the street's bet."""
+    """What the XML leaves to be worked out beside the chips (which the sink keeps): the
+    street's completion, each player's last cards' line, who raised, the antes, and
+    whether a 4th-street board may hold a pair."""
 
-    def __init__(self, stacks: dict[str, int]) -> None:
-        self.stack = stacks
-        self.put = dict.fromkeys(stacks, 0)
-        self.street_in: dict[str, int] = {}
-        self.top = 0
+    def __init__(self) -> None:
         self.completed = False
-        self.folded: dict[str, Street] = {}
-        self.cards: dict[str, list[Card | None]] = {}
         self.last: dict[str, int] = {}  # player -> line of their last cards
         self.raised: set[str] = set()
         self.ante: dict[str, int] = {}
         self.pair_on_4th = False
-
-    def add(self, p: str, chips: int) -> bool:
-        """Chips put in; whether the player is all-in now."""
-        self.put[p] += chips
-        return self.put[p] >= self.stack[p]
 
 
 def _at(el: XmlElement, key: str) -> str:
@@ -429,7 +420,7 @@ class IPoker(XmlDialect):
         nick = general.findtext("nickname")
         if nick in sink.players:
             sink.set_hero(nick)
-        st = _Play({s.player: s.stack for s in sink.seats})
+        st = _Play()
         for rnd in rounds:
             self._round(r, st, rnd)
         self._results(r, st, rows, elem.line)
@@ -464,7 +455,7 @@ class IPoker(XmlDialect):
                         raise HandError("cards without a player", c.line)
                     community = _cards(r, c.text, 1, c.line)[0]
             sink.street_start(street, rnd.line, community)
-            st.street_in, st.top, st.completed = {}, 0, False
+            st.completed = False
             for c in cards:
                 player = c.get("player")
                 if not player:
@@ -476,8 +467,7 @@ class IPoker(XmlDialect):
                 got = _cards(r, c.text, 3 if street is _TH else 1, c.line)
                 up = UP3 if street is _TH else (street is not _SEVENTH,)
                 sink.deal(name, got, up, (), c.line)
-                mine = st.cards.setdefault(name, [])
-                mine.extend(got)
+                mine = sink.dealt(name)
                 st.last[name] = c.line
                 if street is _FOURTH and len(mine) == 4:
                     c3, c4 = mine[2], mine[3]
@@ -488,8 +478,7 @@ class IPoker(XmlDialect):
     def _action(self, r: LineReader, st: _Play, a: XmlElement, street: Street | None) -> None:
         sink, line, t = r.sink, a.line, _at(a, "type")
         p = sink.player(_at(a, "player"), line)
-        if t == "0" or (t == "9" and p in st.cards):
-            st.folded[p] = street or _TH
+        if t == "0" or (t == "9" and p in sink.dealt_to):
             sink.action(_K.FOLD, p, 0, None, False, line)
             return
         if t == "4":
@@ -511,20 +500,18 @@ class IPoker(XmlDialect):
         amount = _money(r, _at(a, "sum"), line)
         if t == "15":
             st.ante[p] = amount
-            sink.action(_K.ANTE, p, amount, None, st.add(p, amount), line)
+            sink.action(_K.ANTE, p, amount, None, amount >= sink.left(p), line)
             return
         if street is None:
             raise HandError(f"action type {t} before the cards are dealt", line)
-        before, top = st.street_in.get(p, 0), st.top
+        before, top = sink.put_in(p), sink.bet
         if t == "23":
             to, st.raised = amount, st.raised | {p}
         elif t == "6":
             to = top + amount
         else:
             to = before + amount
-        all_in = st.add(p, to - before) or t == "7"
-        st.street_in[p] = to
-        st.top = max(top, to)
+        all_in = to - before >= sink.left(p) or t == "7"
         if t == "16":
             sink.action(_K.BRING_IN, p, amount, None, all_in, line)
         elif t == "3" or (t == "7" and to <= top):
@@ -542,12 +529,13 @@ class IPoker(XmlDialect):
     ) -> None:
         """Showdown, wins, the pot: what the players' `bet` and `win` say."""
         sink = r.sink
-        live = [p for p in st.cards if p not in st.folded]
+        folded = sink.folded
+        live = [p for p in sink.dealt_to if p not in folded]
         showdown = len(live) > 1
         total = won_total = 0
         shown = set()
         for _, p in rows:
-            mine = st.cards.get(p, [])
+            mine = sink.dealt(p)
             if p in live and p != sink.hero:
                 if all(c is not None for c in mine):  # written: shown (a winner may show)
                     shown.add(p)
@@ -555,7 +543,7 @@ class IPoker(XmlDialect):
                 elif showdown:
                     sink.muck(p, False, st.last[p])
         for el, p in rows:
-            win_text, bet_text, put = el.get("win"), el.get("bet"), st.put[p]
+            win_text, bet_text, put = el.get("win"), el.get("bet"), sink.hand_in.get(p, 0)
             won = _money(r, win_text, el.line) if win_text else 0
             bet = _money(r, bet_text, el.line) if bet_text else put
             if bet != put and bet - put == st.ante.get(p) and p in st.raised:
@@ -571,9 +559,9 @@ class IPoker(XmlDialect):
             won_total += won
             if won:
                 sink.collect(p, won, PotKind.TOTAL, 0, el.line)
-            mine = st.cards.get(p, [])
-            if p in st.folded:
-                outcome, street = SeatOutcome.FOLDED, st.folded[p]
+            mine = sink.dealt(p)
+            if p in folded:
+                outcome, street = SeatOutcome.FOLDED, folded[p]
             elif p in shown or (showdown and p in live and all(c is not None for c in mine)):
                 outcome, street = SeatOutcome.SHOWED, None
             elif showdown and p in live:
