@@ -40,6 +40,8 @@ def pot_index(c: Collect) -> int:
 def check_awards(au: HandAudit, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
     if collects and any(c.pot is _POTKIND_TOTAL for c in collects):
         return _check_totals(au, s, collects)
+    if len(s.pots) > 1 and _one_line_covers_pots(au, s, collects):
+        return _check_totals(au, s, collects, per_pot_note=False)
     st = au.st
     # plain dicts, not Counters: this runs for every hand (a Counter's extra
     # methods cost more than the arithmetic)
@@ -143,9 +145,59 @@ def _check_halves(
         )
 
 
-def _check_totals(au: HandAudit, s: Settlement, collects: list[Collect]) -> tuple[Award, ...]:
+def _one_line_covers_pots(au: HandAudit, s: Settlement, collects: list[Collect]) -> bool:
+    """A hand with side pots whose winners each collect once, from "the pot" or the main
+    pot, what they win over all the pots (a site's mistake, issue 24 item 3): named as such
+    (a warning) and audited as each winner's total, as `PotKind.TOTAL` is, rather than as
+    a wrong main pot and unpaid side pots. False (the pots checked one by one) when any
+    collect names a side pot, a player collects twice, or the amounts are not the totals."""
+    if not collects or any(c.pot is _POTKIND_SIDE for c in collects):
+        return False
+    reported: dict[str, int] = {}
+    for c in collects:
+        if c.player in reported:
+            return False
+        reported[c.player] = c.amount
+    n = len(s.pots)
+    if any(a.winners is None for a in s.awards):
+        # who won which pot is not known: only one player taking everything is sure
+        if len(reported) != 1 or sum(reported.values()) != sum(p.net for p in s.pots):
+            return False
+        covers = {collects[0].player: list(range(n))}
+    else:
+        expected: dict[str, int] = {}
+        for a in s.awards:
+            for p, amt in a.expected:
+                expected[p] = expected.get(p, 0) + amt
+        if {p: v for p, v in expected.items() if v > 0} != reported:
+            return False
+        covers = {}
+        for a in s.awards:
+            for p, amt in a.expected:
+                if amt > 0 and a.pot not in covers.setdefault(p, []):
+                    covers[p].append(a.pot)
+    named = [c for c in collects if len(covers.get(c.player, ())) > 1]
+    for c in named:
+        pots = [_pot_name(au, i, n) for i in sorted(covers[c.player])]
+        au.v(
+            Code.SUMMARY_MISMATCH,
+            f"{c.player} collects {au.m(c.amount)} in one line from "
+            f"{'the pot' if c.pot is _POTKIND_POT else 'the main pot'}, which covers "
+            f"{', '.join(pots[:-1])} and {pots[-1]}: audited as {c.player}'s total over them.",
+            line=c.line,
+            severity=Severity.WARNING,
+            reported=c.amount,
+        )
+    return bool(named)
+
+
+def _check_totals(
+    au: HandAudit, s: Settlement, collects: list[Collect], *, per_pot_note: bool = True
+) -> tuple[Award, ...]:
     """The site wrote each player's winnings over all pots, not per pot: the totals
-    are checked, and which pot paid what is said to be uncheckable."""
+    are checked, and which pot paid what is said to be uncheckable (`per_pot_note`: the
+    site's way of writing, not where one line covers several pots, which is named on its
+    own)."""
     reported: dict[str, int] = {}
     line = 0
     for c in collects:
@@ -181,7 +233,7 @@ def _check_totals(au: HandAudit, s: Settlement, collects: list[Collect]) -> tupl
                 expected="; ".join(f"{p}={a}" for p, a in want.items()),
                 reported="; ".join(f"{p}={a}" for p, a in got.items()),
             )
-    if len(s.pots) > 1:
+    if len(s.pots) > 1 and per_pot_note:
         au.v(
             Code.UNCHECKABLE_SHOWDOWN,
             "The site writes each player's winnings over all pots, not per pot: which "

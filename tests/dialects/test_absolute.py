@@ -614,3 +614,31 @@ def test_hands_of_another_site_are_written_in_absolute_form() -> None:
         ]
         assert project(back)["collects"] == project(orig)["collects"]
         assert project(back)["actions"] == project(orig)["actions"]
+
+
+def test_one_main_pot_line_over_three_pots_is_audited_as_the_total() -> None:
+    """Absolute writing a scoop of the main pot and two side pots as one 'collected X
+    from main pot' (issue 24 item 3): read as written and audited as the winner's total,
+    with a warning naming the line, not as a wrong main pot and two unpaid side pots."""
+    import dataclasses
+
+    from tests.dialects.synthetic import razz_tournament
+
+    (orig,) = parse_text(razz_tournament(), source="ps.txt")
+    assert isinstance(orig, Hand)
+    events, done = [], False
+    for e in orig.events:
+        if isinstance(e, Collect):
+            if not done:
+                events.append(Collect("a1", 157, PotKind.MAIN, 0))
+                done = True
+            continue
+        events.append(e)
+    text = write_hand(dataclasses.replace(orig, events=tuple(events)))
+    assert len(re.findall(r" Collects ", text)) == 1, text
+    h = one(text)
+    collects = [(c.player, c.amount, c.pot) for c in h.events if isinstance(c, Collect)]
+    assert collects == [("a1", 157, PotKind.MAIN)]
+    (w,) = replay(h).errors
+    assert (w.code, w.severity.value, w.reported) == (Code.SUMMARY_MISMATCH, "warning", 157)
+    assert "the main pot, side pot 1 and side pot 2" in w.message

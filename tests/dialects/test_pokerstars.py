@@ -699,3 +699,44 @@ def test_no_line_is_lost(corpus_items: list[Hand | ParseIssue]) -> None:
             [],
             ["*** SHOW DOWN ***"],
         ), h.hand_id
+
+
+def _one_collect_for(text: str, player: str, amount: str) -> str:
+    """`text` with `player`'s collect lines replaced by one "collected X from pot" where
+    the first of them was (the site's mistake of issue 24 item 3)."""
+    out: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith(f"{player} collected "):
+            if not any(o.startswith(f"{player} collected ") for o in out):
+                out.append(f"{player} collected {amount} from pot \n")
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+def test_one_collect_over_several_pots_is_audited_as_the_winners_total() -> None:
+    """A winner of the main pot's high half and the side pot who collects both in one
+    line 'from pot' is read as written and audited as that winner's total over the pots
+    (a warning naming the line), not as a wrong main pot and an unpaid side pot; the
+    other winner's main pot line is checked as before. A wrong total is still an error."""
+    h = one_hand(_one_collect_for(hilo_2008(), "dee", "$0.78"))
+    collects = [(c.player, c.amount, c.pot) for c in h.events if isinstance(c, Collect)]
+    assert collects == [("dee", 78, PotKind.POT), ("Carl 7", 18, PotKind.MAIN)]
+    r = replay(h)
+    (w,) = r.errors  # a warning, the one finding
+    assert w.code is Code.SUMMARY_MISMATCH
+    assert w.severity.value == "warning" and w.reported == 78
+    assert "dee collects $0.78 in one line" in w.message
+    assert "the main pot and side pot 1" in w.message
+    assert [(a.pot, a.reported) for a in r.awards] == [
+        (0, (("dee", 18),)),
+        (0, (("Carl 7", 18),)),
+        (1, (("dee", 60),)),
+    ]
+    # the same line one cent short: the pots are checked one by one and found wrong
+    r2 = replay(one_hand(_one_collect_for(hilo_2008(), "dee", "$0.77")))
+    assert Code.AWARD_MISMATCH in {v.code for v in r2.errors}
+    # the scoop of three pots in one line: that warning only
+    r3 = replay(one_hand(_one_collect_for(razz_tournament(), "a1", "157")))
+    assert [(v.code, v.severity.value) for v in r3.errors] == [(Code.SUMMARY_MISMATCH, "warning")]
+    assert "side pot 1 and side pot 2" in r3.errors[0].message
