@@ -163,26 +163,20 @@ def unread_stakes(desc: XmlElement) -> str | None:
 
 
 class _Play:
-    """One hand's elements read in order and reported to the sink, with the chips and
-    cards the reading needs to know (what each player put in, the street's bet)."""
+    """One hand's elements read in order and reported to the sink (which keeps the chips),
+    with the cards and bet sizes the reading needs to know."""
 
     def __init__(self, d: Merge, r: LineReader, game: Game, words: dict[str, str]) -> None:
         self.d, self.r, self.sink, self.game, self.words = d, r, r.sink, game, words
         self.seat: dict[str, str] = {}  # seat as written -> name
-        self.stack: dict[str, int] = {}
-        self.spent: dict[str, int] = {}
-        self.on_street: dict[str, int] = {}
-        self.top = 0  # the street's bet
         self.wagers = 0  # bets, completions and raises on this street
         self.short: tuple[int, int] | None = None  # a 3rd-street all-in wager: under, to
         self.street: Street | None = None
-        self.folded: dict[str, Street] = {}
         self.dealt: dict[str, tuple[Card | None, ...]] = {}
         self.shown: dict[str, tuple[Card | None, ...]] = {}
         self.mucked: dict[str, tuple[Card | None, ...]] = {}
         self.showed: set[str] = set()
         self.mucks: set[str] = set()
-        self.collected: dict[str, int] = {}
         self.small: int | None = None  # the bet sizes the play shows
         self.big: int | None = None
         self.weak: int | None = None  # a small bet that only fits the play (see `size`)
@@ -214,7 +208,7 @@ class _Play:
             raise HandError(f"round {rnd.get('id')} after a later street", rnd.line)
         community = [self.cards(c)[0] for c in rnd.findall("cards") if c.get("type") == "COMMUNITY"]
         self.sink.street_start(street, rnd.line, community[0] if community else None)
-        self.street, self.on_street, self.top, self.wagers = street, {}, 0, 0
+        self.street, self.wagers = street, 0
         self.short = None
 
     def deal(self, c: XmlElement) -> None:
@@ -229,7 +223,7 @@ class _Play:
             self.sink.set_hero(player)
         street = self.street or S.THIRD
         had = self.dealt.get(player, ())
-        if player in self.folded or len(cards) < street or had == cards:
+        if player in self.sink.folded or len(cards) < street or had == cards:
             return  # a repeat of a folded player's cards, or of the list just read
         if len(cards) > street or len(had) == street:
             raise HandError(f"{len(cards)} cards for {player} on street {int(street)}", line)
@@ -249,8 +243,6 @@ class _Play:
             self.wager(kind, ev)
         elif kind in ("CHECK", "FOLD"):
             player = self.name(ev.get("player"), line)
-            if kind == "FOLD":
-                self.folded[player] = self.street or S.THIRD
             self.sink.action(A.CHECK if kind == "CHECK" else A.FOLD, player, 0, None, False, line)
         elif kind == "CHAT":  # the player by nickname (R)
             self.sink.note(NoteKind.CHAT, ev.get("player"), ev.get("text") or "", line)
@@ -266,20 +258,19 @@ class _Play:
         """Antes, bring-ins, calls and all-ins give what they add; bets, completions and
         raises the street total after them."""
         line = ev.line
+        sink = self.sink
         player, amount = self.name(ev.get("player"), line), self.money(ev)
-        before = self.on_street.get(player, 0)
+        before, top = sink.put_in(player), sink.bet
         added = amount if kind in _ADDS else amount - before
         if added < 0:
             raise HandError(f"{kind} to {ev.get('amount')} by {player}, who has more in", line)
-        spent = self.spent[player] = self.spent.get(player, 0) + added
-        all_in = kind == "ALL_IN" or spent >= self.stack[player]
-        act = self.sink.action
+        all_in = kind == "ALL_IN" or added >= sink.left(player)
+        act = sink.action
         if kind == "ANTE":
             self.ante = max(self.ante, added)  # (a short one may be all-in)
             act(A.ANTE, player, added, None, all_in, line)
             return
-        to = self.on_street[player] = before + added
-        top, self.top = self.top, max(self.top, to)
+        to = before + added
         third = self.street is S.THIRD
         if kind == "BRING_IN" or (kind == "ALL_IN" and third and not top):
             self.bring_in = self.bring_in or added
@@ -328,7 +319,7 @@ class _Play:
             self.showed.add(player)
             self.sink.show(player, self.show_cards(player), self.words.get(player), ev.line)
             return
-        others = [p for p in self.dealt if p != player and p not in self.folded]
+        others = [p for p in self.dealt if p != player and p not in self.sink.folded]
         if others:
             self.mucks.add(player)
         self.sink.muck(player, not others, ev.line)  # the one player left: declined
@@ -348,7 +339,6 @@ class _Play:
         half = _HALVES.get(w.get("pottype") or "n")
         index = pots.index(n) if kind is PotKind.SIDE else 0
         self.sink.collect(player, amount, kind, index, w.line, half)
-        self.collected[player] = self.collected.get(player, 0) + amount
 
     def read(self, rounds: list[XmlElement], winners: list[XmlElement]) -> XmlElement:
         """Every round in order; the uncalled bet right after the last chips put in, shows
@@ -402,9 +392,8 @@ class _Play:
             raise HandError(
                 "the hand ends before its pot is won (truncated?)", last.line if last else None
             )
-        returned = sum(self.money(w) for w in uncalled)
-        total = sum(self.spent.values()) - returned
-        paid = sum(self.collected.values())
+        total = sum(self.sink.hand_in.values())  # the returns taken off
+        paid = sum(self.sink.won().values())
         rake = 0 if self.r.unit is Unit.CHIP else max(0, total - paid)
         by_pot = [sum(self.money(w) for w in winners if w not in uncalled
                       and int(w.get("potnumber") or 1) == n) for n in pots]  # fmt: skip
@@ -414,17 +403,18 @@ class _Play:
 
     def results(self, players: XmlElement, line: int) -> None:
         """Each dealt-in seat's line of a summary Merge does not write, from the play."""
+        collected, folded = self.sink.won(), self.sink.folded
         for el in players.findall("player"):
             if el.get("dealtin") != "true":
                 continue
             no, p = int(el.get("seat") or 0), self.seat[el.get("seat") or ""]
-            won, words = self.collected.get(p, 0), None
+            won, words = collected.get(p, 0), None
             cards: tuple[Card, ...] = ()
             street = None
             if p in self.showed:
                 outcome, cards, words = SeatOutcome.SHOWED, self.show_cards(p), self.words.get(p)
-            elif p in self.folded:
-                outcome, street = SeatOutcome.FOLDED, self.folded[p]
+            elif p in folded:
+                outcome, street = SeatOutcome.FOLDED, folded[p]
             elif p in self.mucks:
                 outcome = SeatOutcome.MUCKED
                 cards = tuple(c for c in self.mucked.get(p, ()) if c is not None)
@@ -500,7 +490,7 @@ class Merge(XmlDialect):
             seat, name = el.get("seat") or "", el.get("nickname") or ""
             stack = r.money(el.get("balance") or "", el.line) + added.get(seat, 0)
             sink.seat(int(seat), name, stack, el.get("dealtin") != "true", el.line)
-            play.seat[seat], play.stack[name] = name, stack
+            play.seat[seat] = name
         for c in (c for rnd in rounds for c in rnd.findall("cards")):
             if c.get("type") in ("SHOWN", "MUCKED"):
                 player = play.name(c.get("player"), c.line)
