@@ -790,3 +790,15 @@ def test_empty_input() -> None:
     assert [i.reason for i in read('<description type="7-Stud" stakes="Limit $1/$2"/>\n')] == [  # type: ignore[union-attr]
         "empty file: no hands in it"
     ]
+
+
+def test_a_wager_left_out_leaves_no_chips_behind() -> None:
+    """A refused wager is read as if it were not there: the pot is what the actions kept
+    put in (the sink's count), not what the refused element said."""
+    good = hand([ev("FOLD", 1), ev("CALL", 3, "0.05")])
+    got = read(good.replace(ev("CALL", 3, "0.05"), ev("COMPLETE", 3, "0.04")), "bad.xml")[0]
+    assert isinstance(got, Hand) and got.summary is not None
+    assert [n.kind for n in got.gaps()] == [NoteKind.UNREAD]
+    put = sum(e.amount for e in got.events if isinstance(e, Action))
+    back = sum(e.amount for e in got.events if isinstance(e, UncalledBet))
+    assert got.summary.total_pot == put - back
