@@ -10,6 +10,7 @@ Definitions of the figures: docs/stats.md.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,34 +21,60 @@ GAP = timedelta(minutes=30)
 UNDATED = 0  # the session number of hands without a start time
 
 
-def assign_sessions(facts: pd.DataFrame, *, gap: timedelta = GAP) -> pd.DataFrame:
-    """`facts` (`histkit.stats.seat_facts`) with `session` (1, 2, ... per player and
-    money unit, in time order; 0 for undated hands) and `session_start` (the first hand's
-    start)."""
+def _session_sql(gap: timedelta) -> str:
+    """`{relation}` with `session` and `session_start`: per player and money unit in time
+    order, a new session where a hand starts more than `gap` after the one before."""
+    micros = int(gap / timedelta(microseconds=1))
+    w = "PARTITION BY player, money_unit ORDER BY started_at NULLS LAST, hand_id, site"
+    return f"""SELECT *, min(started_at) OVER (PARTITION BY player, money_unit, session)
+            AS session_start
+        FROM (
+            SELECT * EXCLUDE (hk_new), CASE WHEN started_at IS NULL THEN {UNDATED}
+                ELSE CAST(sum(hk_new) OVER ({w} ROWS BETWEEN UNBOUNDED PRECEDING
+                                            AND CURRENT ROW) AS BIGINT) END AS session
+            FROM (
+                SELECT *, CASE WHEN lag(started_at) OVER w IS NULL
+                    OR started_at - lag(started_at) OVER w > to_microseconds({micros})
+                    THEN 1 ELSE 0 END AS hk_new
+                FROM {{relation}} WINDOW w AS ({w})
+            )
+        )"""
+
+
+def assign_sessions(facts: Any, *, gap: timedelta = GAP) -> Any:
+    """The facts (`histkit.stats.seat_facts` rows, or a `histkit.stats.Facts` relation:
+    the same kind comes back) with `session` (1, 2, ... per player and money unit, in
+    time order; 0 for undated hands) and `session_start` (the first hand's start)."""
+    if not isinstance(facts, pd.DataFrame):
+        return facts.derived(_session_sql(gap))
+    from histkit.stats import _as_facts, _frame
+
     f = facts.copy()
     if f.empty:
         f["session"] = pd.Series(dtype="int64")
         f["session_start"] = pd.Series(dtype=f["started_at"].dtype)
         return f
-    order = f.sort_values(["player", "money_unit", "started_at", "hand_id"], kind="stable")
-    dated = order["started_at"].notna()
-    keys = order["player"].astype(str) + "\x1f" + order["money_unit"].astype(str)
-    same_owner = keys.eq(keys.shift())
-    step = order["started_at"].diff()
-    new = ~same_owner | (step > pd.Timedelta(gap)) | ~order["started_at"].shift().notna()
-    number = new.astype("int64").groupby(keys).cumsum()
-    number = number.where(dated, UNDATED)
-    f.loc[order.index, "session"] = number.to_numpy()
-    f["session"] = f["session"].astype("int64")
-    starts = f.groupby(["player", "money_unit", "session"])["started_at"].transform("min")
-    f["session_start"] = starts
+    cols = f[["player", "money_unit", "started_at", "hand_id", "site"]]
+    rel = _as_facts(cols.assign(hk_row=np.arange(len(f))))
+    sql = _session_sql(gap).format(relation=rel.relation)
+    got = _frame(rel.con, f"SELECT hk_row, session, session_start FROM ({sql}) ORDER BY hk_row")
+    f["session"] = got["session"].to_numpy(dtype="int64")
+    f["session_start"] = got["session_start"].set_axis(f.index)
+    if f["session_start"].dtype != f["started_at"].dtype:
+        f["session_start"] = f["session_start"].astype(f["started_at"].dtype)
     return f
 
 
-def session_list(facts: pd.DataFrame, *, gap: timedelta = GAP) -> pd.DataFrame:
+def session_list(facts: Any, *, gap: timedelta = GAP) -> pd.DataFrame:
     """One row per player, money unit and session: start, end, minutes, hands, tables,
     net (minor units of the money), net in big bets, big bets per 100 hands, and the net
     per hour (minor units; NaN for a session of one moment)."""
+    if not isinstance(facts, pd.DataFrame):  # a relation: the few columns counted here
+        from histkit.stats import _has_column
+
+        rel = facts if _has_column(facts, "session") else assign_sessions(facts, gap=gap)
+        facts = rel.df("player, money, money_unit, session, started_at, hand_id, \"table\", "
+                       "net, net_bb")  # fmt: skip
     f = facts if "session" in facts else assign_sessions(facts, gap=gap)
     cols = ["player", "money", "money_unit", "session"]
     if f.empty:

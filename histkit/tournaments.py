@@ -11,6 +11,8 @@ Definitions: docs/stats.md.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 __all__ = ["tournament_results", "tournament_summary"]
@@ -34,44 +36,41 @@ _COLUMNS = [
 ]
 
 
-def tournament_results(facts: pd.DataFrame) -> pd.DataFrame:
-    """One row per player and tournament (`histkit.stats.seat_facts` rows of tournament
-    hands): hands, first and last hand, buy-in and fee (minor units of `currency`), place
-    and prize where a hand says so (prize 0 when the place is known and nothing was
+def tournament_results(facts: Any) -> pd.DataFrame:
+    """One row per player and tournament (the facts, `histkit.stats.seat_facts` rows or a
+    `histkit.stats.Facts` relation, of tournament hands): hands, first and last hand,
+    buy-in and fee (minor units of `currency`, the first written in the hands' order),
+    place and prize where a hand says so (prize 0 when the place is known and nothing was
     paid), `result` = prize - buy-in - fee when all are known, `chips_net` (the
     tournament's chips won or lost at the tables) and `chips_ev_net` (the same with all-in
     hands counted at their equity when the money went in)."""
-    t = facts[facts["is_tournament"].fillna(False).astype(bool)]
-    if t.empty:
-        return pd.DataFrame(columns=_COLUMNS)
-    t = t.assign(
-        tournament_id=t["tournament_id"].astype(str),
-        buy_in_amount=t.get("buy_in_amount"),
-        buy_in_fee=t.get("buy_in_fee"),
-        buy_in_currency=t.get("buy_in_currency"),
-        finish_place=t.get("finish_place"),
-        prize=t.get("prize"),
+    from histkit.stats import _as_facts, _frame
+
+    f = _as_facts(facts)
+    order = "started_at NULLS LAST, hand_id, site, seat"
+
+    def first(column: str) -> str:  # the first value written, in the hands' order
+        return f"first({column} ORDER BY {order}) FILTER (WHERE {column} IS NOT NULL)"
+
+    ev = "CAST(sum(ev_net) AS BIGINT)" if f.has_ev else "NULL::BIGINT"
+    out = _frame(
+        f.con,
+        f"""SELECT player, site, CAST(tournament_id AS VARCHAR) AS tournament_id,
+                {first("money")} AS money, count(DISTINCT hand_id) AS hands,
+                min(started_at) AS "first", max(started_at) AS "last",
+                {first("buy_in_amount")} AS buy_in, {first("buy_in_fee")} AS fee,
+                {first("buy_in_currency")} AS currency, min(finish_place) AS place,
+                max(prize) AS prize, CAST(sum(net) AS BIGINT) AS chips_net,
+                {ev} AS chips_ev_net,
+                min(row_number) AS _seen
+            FROM (SELECT *, row_number() OVER (ORDER BY {order}) AS row_number
+                  FROM {f.relation} WHERE coalesce(is_tournament, false))
+            GROUP BY player, site, CAST(tournament_id AS VARCHAR)""",
     )
-    keys = ["player", "site", "tournament_id"]
-    g = t.groupby(keys, sort=False, dropna=False)
-    out = g.agg(
-        money=("money", "first"),
-        hands=("hand_id", "nunique"),
-        first=("started_at", "min"),
-        last=("started_at", "max"),
-        buy_in=("buy_in_amount", "first"),
-        fee=("buy_in_fee", "first"),
-        currency=("buy_in_currency", "first"),
-        place=("finish_place", "min"),
-        prize=("prize", "max"),
-        chips_net=("net", "sum"),
-    ).reset_index()
-    # all-in hands at their equity (NA where the tables carry no all-in EV)
-    if "ev_net" in t and bool(t["ev_net"].notna().all()):
-        ev = g["ev_net"].sum().to_numpy(dtype="int64")
-        out["chips_ev_net"] = pd.array(ev, dtype="Int64")
-    else:
-        out["chips_ev_net"] = pd.array([pd.NA] * len(out), dtype="Int64")
+    if out.empty:
+        return pd.DataFrame(columns=_COLUMNS)
+    for c in ("buy_in", "fee", "place", "prize", "chips_ev_net"):
+        out[c] = pd.array(out[c].astype(object).where(out[c].notna(), None), dtype="Int64")
     known_place = out["place"].notna()
     out["prize"] = out["prize"].where(out["prize"].notna() | ~known_place, 0)
     cost = out["buy_in"] + out["fee"].fillna(0)
@@ -79,6 +78,7 @@ def tournament_results(facts: pd.DataFrame) -> pd.DataFrame:
     for c in ("buy_in", "fee", "place", "prize", "result"):
         out[c] = out[c].astype("Int64")
     out["chips_net"] = out["chips_net"].astype("int64")
+    out = out.sort_values("_seen", kind="stable")  # the hands' order, as read
     return out[_COLUMNS].sort_values(["player", "first"], kind="stable").reset_index(drop=True)
 
 

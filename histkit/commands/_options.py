@@ -333,14 +333,18 @@ def _not_of_site(args: argparse.Namespace, site: str, where: str, unknown: int) 
 
 
 def require_hands(
-    args: argparse.Namespace, source: Source, tables: dict[str, Any], counts: dict[str, Any]
+    args: argparse.Namespace, source: Source, tables: dict[str, Any] | int, counts: dict[str, Any]
 ) -> None:
-    """Nothing when `tables` hold hands; else the usage error saying why there are none
-    (`counts` as `histkit.sources.load` fills it): a player no hand has, filters that
-    match nothing, or an input with no stud hands at all."""
-    hands = tables.get("hands")
-    if hands is not None and hands.num_rows:
-        return
+    """Nothing when `tables` hold hands (or are a count of hands above 0); else the usage
+    error saying why there are none (`counts` as `histkit.sources.load` fills it): a player
+    no hand has, filters that match nothing, or an input with no stud hands at all."""
+    if isinstance(tables, int):
+        if tables:
+            return
+    else:
+        hands = tables.get("hands")
+        if hands is not None and hands.num_rows:
+            return
     from histkit.sources import unknown_player
 
     where = source.describe()

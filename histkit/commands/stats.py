@@ -34,6 +34,8 @@ from histkit.textsafe import clip, frame_csv, terminal_lines, terminal_text
 if TYPE_CHECKING:
     import pandas as pd
 
+    from histkit.stats import Facts
+
 
 # The text table's statistics (headings, kinds and chances from `histkit.statdefs`); a
 # share from fewer than SMALL chances is marked "~".
@@ -157,8 +159,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from histkit.sources import load
-    from histkit.stats import player_stats, seat_facts
+    from histkit.stats import facts_of
+    from histkit.workspace import open_source
 
     if args.min_hands < 0:
         raise UsageError("--min-hands must be 0 or more")
@@ -177,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
         with progress_bar(enabled=size > 0, desc="reading", total_bytes=size) as bar:
-            tables = load(
+            ws = open_source(
                 source,
                 filters=filters,
                 audit=not args.no_audit,
@@ -188,20 +190,35 @@ def run(args: argparse.Namespace) -> int:
             )
     except ValueError as e:
         raise UsageError(str(e)) from None
-    require_hands(args, source, tables, counts)
-    facts = seat_facts(tables, filters)
-    duplicated = facts.attrs.get("duplicates", [])
-    if duplicated:
-        example = f" (e.g. #{terminal_text(str(duplicated[0]))})"
-        print(
-            f"note: {plural(len(duplicated), 'hand')} read more than once{example}; each "
-            "counted once",
-            file=sys.stderr,
-        )
+    with ws:
+        require_hands(args, source, counts["selected"], counts)
+        facts = facts_of(ws, args.player)
+        n_copies, example = facts.duplicates
+        if n_copies:
+            print(
+                f"note: {plural(n_copies, 'hand')} read more than once "
+                f"(e.g. #{terminal_text(str(example))}); each counted once",
+                file=sys.stderr,
+            )
+        text = _output(args, source.describe(), facts)
+    _emit(text, args.output)
+    return EXIT_OK
+
+
+def _hands(facts: Facts) -> int:
+    """How many hands the facts are of."""
+    row = facts.con.execute(
+        f"SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM {facts.relation})"
+    ).fetchall()
+    return int(row[0][0])
+
+
+def _output(args: argparse.Namespace, where: str, facts: Facts) -> str:
+    """The command's output (text, csv or json) from the facts."""
+    from histkit.stats import player_stats
+
     if args.tournaments:
-        text = _tournaments(facts, args.format, _no_tournament(args, source.describe(), facts))
-        _emit(text, args.output)
-        return EXIT_OK
+        return _tournaments(facts, args.format, _no_tournament(args, where, facts))
     if args.by == "session":
         from datetime import timedelta
 
@@ -213,20 +230,17 @@ def run(args: argparse.Namespace) -> int:
     if stats.empty:  # every row under --min-hands
         raise UsageError(f"no player has {args.min_hands:,} hands or more (--min-hands)")
     if args.format == "json":
-        text = json.dumps(_records(stats), indent=2) + "\n"
-    elif args.format == "csv":
-        text = frame_csv(stats, _CsvLf)
-    else:
-        n_hands = int(facts["hand_id"].nunique())
-        text = _text(stats, args.by, n_hands=n_hands, sort=SORTS[args.sort], limit=args.limit)
-        if args.player:
-            from histkit.stats import category_results
+        return json.dumps(_records(stats), indent=2) + "\n"
+    if args.format == "csv":
+        return frame_csv(stats, _CsvLf)
+    text = _text(stats, args.by, n_hands=_hands(facts), sort=SORTS[args.sort], limit=args.limit)
+    if args.player:
+        from histkit.stats import category_results
 
-            by = args.by if args.by != "session" else None
-            cats = category_results(facts=facts, by=by)
-            text += "".join(_detail(r, cats, by) for r in stats.to_dict(orient="records"))
-    _emit(text, args.output)
-    return EXIT_OK
+        by = args.by if args.by != "session" else None
+        cats = category_results(facts=facts, by=by)
+        text += "".join(_detail(r, cats, by) for r in stats.to_dict(orient="records"))
+    return text
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -352,11 +366,11 @@ def _text(
     return terminal_lines(out)
 
 
-def _no_tournament(args: argparse.Namespace, where: str, facts: pd.DataFrame) -> UsageError:
+def _no_tournament(args: argparse.Namespace, where: str, facts: Facts) -> UsageError:
     """What --tournaments says when no hand read is a tournament's: nothing to summarise
     is an input error, as filters that match nothing are."""
     given = filters_given(args)
-    hands = plural(int(facts["hand_id"].nunique()), "hand")
+    hands = plural(_hands(facts), "hand")
     kept = f" that match {given}" if given else ""
     return UsageError(
         f"no tournament hands in {where}{kept}: {hands}, all of cash games (--tournaments "
@@ -364,7 +378,7 @@ def _no_tournament(args: argparse.Namespace, where: str, facts: pd.DataFrame) ->
     )
 
 
-def _tournaments(facts: pd.DataFrame, fmt: str, none: UsageError) -> str:
+def _tournaments(facts: Facts, fmt: str, none: UsageError) -> str:
     """The tournament summary: each tournament, then the totals per currency (`none`:
     raised when no hand is a tournament's)."""
     from histkit.money import format_amount
