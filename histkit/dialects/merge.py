@@ -277,8 +277,6 @@ class _Play:
             act(A.BRING_IN, player, added, None, all_in, line)
         elif kind == "CALL" or (kind == "ALL_IN" and to <= top):
             act(A.CALL, player, added, None, all_in, line)
-        elif to <= top:
-            raise HandError(f"{kind} to {to} by {player} does not top the bet of {top}", line)
         else:
             if third and not self.wagers:  # the completion (the bring-in player's: a BET)
                 act(A.COMPLETE, player, to - top, to, all_in, line)
@@ -286,8 +284,9 @@ class _Play:
                 act(A.RAISE, player, to - top, to, all_in, line)
             else:
                 act(A.BET, player, to, None, all_in, line)
-            self.size(to, top, all_in)
-            self.wagers += 1
+            if to > top:  # one that does not top the bet is the site's mistake, read as
+                self.size(to, top, all_in)  # written (the audit names its size)
+                self.wagers += 1
 
     def size(self, to: int, top: int, all_in: bool) -> None:
         """The street's bet size, from a wager that shows it: a full bet or completion, or

@@ -761,7 +761,6 @@ def test_a_hand_that_ends_before_its_pot_is_won_is_rejected() -> None:
         (ev("CALL", 3, "0.05"), ev("CALL", 3, "0.O5"), "amount '0.O5'"),
         (ev("CALL", 3, "0.05"), ev("CALL", 9, "0.05"), "no player sits at seat 9"),
         (ev("CALL", 3, "0.05"), ev("CALLS", 3, "0.05"), "unknown event 'CALLS'"),
-        (ev("CALL", 3, "0.05"), ev("COMPLETE", 3, "0.04"), "does not top the bet"),
     ],
 )  # fmt: skip
 def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, words: str) -> None:
@@ -777,6 +776,18 @@ def test_garbled_lines_are_rejected_with_their_line(old: str, new: str, words: s
     assert (got.kind, got.source_file, got.hand_id) == ("rejected", "bad.xml", "1000-7")
     assert got.line == bad.split("\n").index(new) + 1
     assert words in got.reason
+
+
+def test_a_completion_that_does_not_top_the_bring_in_is_read_as_written() -> None:
+    """The site's mistake (issue 24 item 3): a completion to less than the bring-in is
+    the completion the site wrote, and the audit names it (the size, and the bring-in
+    left unmatched), where it was a refused line before."""
+    h = one(hand([ev("FOLD", 1), ev("COMPLETE", 3, "0.04")]))
+    assert h.gaps() == ()
+    (c,) = [e for e in h.events if isinstance(e, Action) and e.kind is A.COMPLETE]
+    assert (c.player, c.to_amount, c.amount) == ("Hero Two", 4, -1)
+    codes = {v.code for v in replay(h).errors}
+    assert {Code.BET_SIZE, Code.MISSING_ACTION} <= codes
 
 
 def test_a_hand_without_its_description_is_rejected() -> None:
