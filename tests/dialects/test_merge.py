@@ -807,7 +807,9 @@ def test_a_wager_left_out_leaves_no_chips_behind() -> None:
     """A refused wager is read as if it were not there: the pot is what the actions kept
     put in (the sink's count), not what the refused element said."""
     good = hand([ev("FOLD", 1), ev("CALL", 3, "0.05")])
-    got = read(good.replace(ev("CALL", 3, "0.05"), ev("COMPLETE", 3, "0.04")), "bad.xml")[0]
+    # a raise to less than the player has in already takes chips back: refused
+    bad = ev("CALL", 3, "0.05") + "\n" + ev("RAISE", 3, "0.03")
+    got = read(good.replace(ev("CALL", 3, "0.05"), bad), "bad.xml")[0]
     assert isinstance(got, Hand) and got.summary is not None
     assert [n.kind for n in got.gaps()] == [NoteKind.UNREAD]
     put = sum(e.amount for e in got.events if isinstance(e, Action))
