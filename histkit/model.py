@@ -112,6 +112,9 @@ class NoteKind(StrEnum):
     REMOVED = "removed"
     FINISHED = "finished"
     GARBLED = "garbled"  # text the site garbled where a card should be (the card is unknown)
+    # an amount the site wrote with a minus sign (Winamax's "calls -0.05€"): its own mistake,
+    # the action read as that many chips put in; the note's text is the line as written
+    NEGATIVE = "negative"
     OTHER = "other"
     # a line of the hand the reader did not understand, or found out of place: the hand is
     # read without it (the note's text is the line as written)

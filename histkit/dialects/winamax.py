@@ -24,6 +24,9 @@ Choices (the site does not write them):
   audit knows it (`prints_uncalled` is False: no return line is asked for).
 - the export writes no deal lines at all; none are made up either (the audit checks such
   a record's money and says the cards cannot be checked).
+- a bet, call or raise with a minus sign before its amount (K: FPDB's action pattern
+  allows one) is the site's mistake: read as the wager of that many chips, beside a note
+  (NoteKind.NEGATIVE) the audit reports as NEGATIVE_AMOUNT.
 - a deal token that is not a card ("[Xx]") is an unknown card. Hand ids keep their three
   parts ("9250793-470-1478990787": table, hand number, unix time). A tournament's id is
   the number in its table name ("Freeroll(15283474)#007"), else the tournament's name.
@@ -49,7 +52,7 @@ from histkit.dialects.builder import (
     pot_line,
     utc_start,
 )
-from histkit.model import ActionKind, Game, Half, PotKind, Street, Unit
+from histkit.model import ActionKind, Game, Half, NoteKind, PotKind, Street, Unit
 from histkit.rules.profile import RakeSplit, RuleProfile
 
 __all__ = ["MONEY", "PLAY_MONEY", "Winamax", "WINAMAX"]
@@ -108,6 +111,19 @@ def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.seat(int(m["seat"]), m["player"], r.money(m["amount"], line), False, line)
 
 
+def _signed(handler: Handler) -> Handler:
+    """A bet, call or raise whose amount the site wrote with a minus sign (K: FPDB's action
+    pattern allows one): the site's mistake, read as the wager of that many chips (what
+    the line can only mean) beside a note the audit reports (NEGATIVE_AMOUNT)."""
+
+    def on_signed(r: LineReader, m: re.Match[str], line: int) -> None:
+        if m["minus"]:
+            r.sink.note(NoteKind.NEGATIVE, m["player"], m.group(0).strip(), line)
+        handler(r, m, line)
+
+    return on_signed
+
+
 def on_raise(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "raises X to Y": a completion when X == Y, else X the raise over the bet."""
     x, y = r.money(m["amount"], line), r.money(m["to"], line)
@@ -160,7 +176,9 @@ class Winamax(Dialect):
         "TABLE": on_table,
         "SEAT": on_seat,
         "ANTE_BLINDS": ignore,
-        "RAISE": on_raise,
+        "BET": _signed(BASE_HANDLERS["BET"]),
+        "CALL": _signed(BASE_HANDLERS["CALL"]),
+        "RAISE": _signed(on_raise),
         "TOTAL_POT": pot_line(after_rake=True),
         "RESULT_SHOWED": _merged(on_result_showed),
         "RESULT_COLLECTED": _merged(on_result_collected),

@@ -582,6 +582,14 @@ class HandState(StateViews):
                 reported=text,
                 line=line,
             )
+        elif kind is NoteKind.NEGATIVE:
+            self.report(
+                Code.NEGATIVE_AMOUNT,
+                f"The site wrote a negative amount: {text!r}. A wager can only put chips "
+                f"in; {player or 'the player'}'s is read as the amount without its sign.",
+                reported=text,
+                line=line,
+            )
         elif kind is NoteKind.UNREAD:
             self.unread += 1
             self.report(

@@ -48,6 +48,9 @@ class Code(StrEnum):
     ACTION_AFTER_END = "ACTION_AFTER_END"  # betting after the hand or street was over
     UNCHECKABLE_SHOWDOWN = "UNCHECKABLE_SHOWDOWN"
     GARBLED_CARD = "GARBLED_CARD"  # the site wrote something that is not a card
+    # the site wrote an amount with a minus sign: the action is read as that many chips put
+    # in (the only thing a bet, call or raise can do), so the rest of the hand is checked
+    NEGATIVE_AMOUNT = "NEGATIVE_AMOUNT"
     DEALS_NOT_RECORDED = "DEALS_NOT_RECORDED"  # a record with no deal lines (info)
     SHOWDOWN_ORDER = "SHOWDOWN_ORDER"  # someone else showed first than the profile says (info)
     LINE_NOT_UNDERSTOOD = "LINE_NOT_UNDERSTOOD"  # a line the hand was read without

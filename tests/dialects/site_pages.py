@@ -759,8 +759,10 @@ def effect(block: Block, placed: Placed, hand: Hand) -> str | None:
         all_in = re.search(r"all[- ]in", block.text, re.I) is not None
         if all_in:  # what an all-in's amount means differs by site: the flag is the effect
             return None if any(getattr(e, "all_in", False) for e in acts) else "no all-in"
+        # a wager written with a minus sign (a site's mistake) puts that many chips in
+        wagers = {abs(a) for a in amounts}
         if amounts and not any(
-            {getattr(e, "amount", None), getattr(e, "to_amount", None)} & set(amounts) for e in acts
+            {getattr(e, "amount", None), getattr(e, "to_amount", None)} & wagers for e in acts
         ):
             return f"none of the amounts {amounts} in {acts}"
         return None

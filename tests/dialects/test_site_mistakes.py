@@ -62,3 +62,48 @@ def test_a_raise_smaller_than_the_rules_allow_is_read_as_written(
     assert [r.to_amount for r in raises] == [6 if play == SHORT[0] else 4]
     errors = [v for v in replay(back).violations if v.severity is not Severity.INFO]
     assert [(v.code, v.line) for v in errors] == [(Code.RAISE_SIZE, raises[0].line)]
+
+
+def _winamax_hand() -> str:
+    """A Winamax cash hand written by its writer: a bet, calls and a raise to sign."""
+    from histkit.dialects.winamax_writer import write_hand
+
+    h = build("7002", seats="A:1:200 B:2:200 C:3:200", ante=1,
+              cards={"A": "?? ?? 2c", "B": "?? ?? Kh", "C": "?? ?? 9d"},
+              streets={3: "A bring_in 2; B complete 4 4; C call 4; A fold",
+                       4: "B check; C bet 4; B call 4", 5: "B bet 8; C raise 8 16; B call 8"},
+              collects="C:53", currency="EUR")  # fmt: skip
+    return write_hand(h)
+
+
+@pytest.mark.parametrize(
+    ("line", "signed"),
+    [
+        ("C calls 0.04€", "C calls -0.04€"),
+        ("C bets 0.04€", "C bets -0.04€"),
+        ("B calls 0.08€", "B calls -0.08€"),
+        ("C raises 0.08€ to 0.16€", "C raises -0.08€ to 0.16€"),
+    ],
+)
+def test_a_winamax_amount_with_a_minus_sign_is_read_and_named(line: str, signed: str) -> None:
+    """Winamax's negative amount (FPDB's action pattern allows the sign): the wager is read
+    as the chips it can only put in, no line left out, and the audit's one error is
+    NEGATIVE_AMOUNT on that line, naming the line as written."""
+    text = _winamax_hand()
+    assert text.count(f"\n{line}\n") == 1, text
+    clean = parse_text(text, source="w.txt")
+    signed_items = parse_text(text.replace(f"\n{line}\n", f"\n{signed}\n"), source="w.txt")
+    (h,) = signed_items
+    assert isinstance(h, Hand) and h.gaps() == ()
+    (c,) = clean
+    assert isinstance(c, Hand)
+    acts = [(a.player, a.kind, a.amount, a.to_amount) for a in h.events if isinstance(a, Action)]
+    assert acts == [
+        (a.player, a.kind, a.amount, a.to_amount) for a in c.events if isinstance(a, Action)
+    ]
+    lineno = text.split("\n").index(line) + 1
+    errors = [v for v in replay(h).violations if v.severity is not Severity.INFO]
+    assert [(v.code, v.line, v.reported) for v in errors] == [
+        (Code.NEGATIVE_AMOUNT, lineno, signed)
+    ]
+    assert replay(c).errors == ()
