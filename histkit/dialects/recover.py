@@ -8,6 +8,11 @@ its states line by line:
 - a line no terminal of the state takes (garbled, of a form the grammar does not know, or
   out of place) is left out and becomes a `NoteKind.UNREAD` note at its place, as written;
   so is a line whose handler refuses its content (an unknown player, an absurd amount);
+  a street marker the hand cannot take where it stands (an earlier street's, or one
+  repeated) is a site's mistake named as such, "a street marker out of order" (issue 24
+  item 3). It is not read: the deals and bets around it say which street the hand is on,
+  and going back a street would put them on another; the engine checks the rest as if
+  the marker were not there, and its warning (LINE_NOT_UNDERSTOOD) names the marker;
 - a line that is out of place only because one line before it is missing (a street or
   summary marker deleted, a total-pot line) is read, and the line the format requires
   there becomes a `NoteKind.MISSING` note naming it: nothing is invented, the missing
@@ -34,6 +39,7 @@ from typing import TYPE_CHECKING
 from histkit.dialects.builder import FrameError, HandError, LineReader, clip_line
 from histkit.dialects.fastpath import Hit, LineMatcher, Row
 from histkit.model import Hand, NoteKind, Street
+from histkit.rules.violations import street_name
 
 if TYPE_CHECKING:
     from histkit.dialects.base import Dialect, HandBlock
@@ -128,7 +134,9 @@ def _walk(
             if before is not None:
                 missing[i] = before
             else:
-                why = f"line not understood: {clip_line(line)}; expected {_expected(d, row)}"
+                why = _out_of_order(d, line, sink.street) or (
+                    f"line not understood: {clip_line(line)}; expected {_expected(d, row)}"
+                )
                 _leave_out(i, why, skip, missing)
             raise _Again
         name, handler, m = hit
@@ -188,6 +196,24 @@ def _leave_out(i: int, why: str, skip: dict[int, str], missing: dict[int, str]) 
     """Line i is read without (`why`): no line is assumed missing before it either."""
     skip[i] = why
     missing.pop(i, None)
+
+
+def _out_of_order(d: Dialect, line: str, now: Street | None) -> str | None:
+    """Why a street marker where the hand cannot take it is left out, in words that say
+    so (issue 24 item 3: a site's street marker out of order is named, not called not
+    understood); None for a line that is no street marker. The marker is not read: the
+    hand's cards and bets stay on the street the lines before it put them on."""
+    regex = d.compiled.line_regex
+    text = line if line.endswith("\n") else line + "\n"  # (the terminals end in one)
+    for name, street in _STREETS.items():
+        rx = regex.get(name)
+        if rx is not None and rx.match(text):
+            where = f"on {street_name(now)}" if now is not None else "before 3rd street"
+            return (
+                f"a street marker out of order: {clip_line(line)} (the {street_name(street)} "
+                f"marker) where the hand is {where}"
+            )
+    return None
 
 
 def _expected(d: Dialect, row: Row) -> str:

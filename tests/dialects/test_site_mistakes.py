@@ -107,3 +107,39 @@ def test_a_winamax_amount_with_a_minus_sign_is_read_and_named(line: str, signed:
         (Code.NEGATIVE_AMOUNT, lineno, signed)
     ]
     assert replay(c).errors == ()
+
+
+TEXT_SITES = tuple(s for s in SITES if s not in XML)
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_a_street_marker_out_of_order_is_named(site: str) -> None:
+    """A 4th-street marker written again on 5th street (the site's mistake) is left out,
+    and the audit's warning names it as a street marker out of order, not as a line not
+    understood; the hand is read otherwise whole, the rest of it checked clean."""
+    w = importlib.import_module(f"histkit.dialects.{site}_writer")
+    h = build("7003", seats="A:1:200 B:2:200 C:3:200", ante=1,
+              cards={"A": "?? ?? 2c", "B": "?? ?? Kh", "C": "?? ?? 9d"},
+              streets={3: "A bring_in 2; B complete 4 4; C call 4; A fold",
+                       4: "B check; C check", 5: "B bet 8; C call 8", 6: "B bet 8; C fold"},
+              uncalled=("B", 8), collects="B:29", currency=CURRENCY.get(site, "USD"))  # fmt: skip
+    text = w.write_hand(h)
+    lines = text.split("\n")
+    rx = get_dialect(site).compiled.line_regex
+    (fourth,) = [i for i, t in enumerate(lines) if rx["STREET_4"].match(t + "\n")]
+    (sixth,) = [i for i, t in enumerate(lines) if rx["STREET_6"].match(t + "\n")]
+    lines.insert(sixth, lines[fourth])
+    (back,) = parse_text("\n".join(lines), source="o.txt", site=site)  # type: ignore[arg-type]
+    assert isinstance(back, Hand)
+    (gap,) = back.gaps()
+    assert gap.line == back.source.line + sixth
+    assert gap.reason is not None and gap.reason.startswith("a street marker out of order")
+    assert "(the 4th street marker) where the hand is on 5th street" in gap.reason
+    (clean,) = parse_text(text, source="o.txt", site=site)  # type: ignore[arg-type]
+    assert isinstance(clean, Hand)
+    before = [(v.code, v.severity, v.message) for v in replay(clean).violations]
+    found = [(v.code, v.severity, v.message) for v in replay(back).violations]
+    (extra,) = [v for v in found if v not in before]
+    assert extra[:2] == (Code.LINE_NOT_UNDERSTOOD, Severity.WARNING)
+    assert "street marker out of order" in extra[2]
+    assert [v for v in found if v != extra] == before  # the rest is read as without it
