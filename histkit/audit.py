@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histkit.model import Hand, Street
 from histkit.rules import RuleProfile, Violation
-from histkit.rules.continuity import StackRecord, check_continuity, stack_record
+from histkit.rules.continuity import StackRecord, check_table, gap_lines, stack_record
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity
+from histkit.stackstore import StackStore
 from histkit.words import plural
 
 if TYPE_CHECKING:
@@ -171,8 +172,10 @@ class AuditReport:
     # the findings that follow from another (`follow_on_by_code`), counted apart
     by_code: dict[str, int] = field(default_factory=dict)
     follow_on_by_code: dict[str, int] = field(default_factory=dict)
-    source_of: dict[str, str] = field(default_factory=dict)  # hand id -> "file:line"
-    site_of: dict[str, str] = field(default_factory=dict)  # hand id -> its site (first read)
+    # of the hands with findings (an audit keeps no more of the others): hand id ->
+    # "file:line", and its site (first read)
+    source_of: dict[str, str] = field(default_factory=dict)
+    site_of: dict[str, str] = field(default_factory=dict)
     # where a stored audit was read from (`stored_report`), None for an audit made now
     stored: str | None = None
     filtered_out: int = 0  # hands read that the filters did not keep
@@ -298,11 +301,21 @@ class _Gap(NamedTuple):
     kind: str = "skipped"
 
 
+def _tracking(rows: Iterator[tuple[int, StackRecord]], at: list[int]) -> Iterator[StackRecord]:
+    """The records of (sequence, record) pairs, `at[0]` the sequence of the last one
+    taken (`check_table` gives a hand's findings before it takes the next hand)."""
+    for seq, r in rows:
+        at[0] = seq
+        yield r
+
+
 class _Tally:
     """What an audit accumulates, whether hands arrive one by one or as worker results.
     `keep` (a filter on each hand's `StackRecord`) decides which hands are reported; the
     others still take part in the stack checks across hands, so a filter never makes a
-    hand's neighbours look inconsistent."""
+    hand's neighbours look inconsistent. What it keeps of every hand is its key and text
+    checksum (for duplicates) and its stack record (in a `StackStore`, in bounded
+    memory); where a hand was read only for the hands with findings."""
 
     def __init__(self, keep: Callable[[StackRecord], bool] | None = None) -> None:
         self.keep = keep
@@ -311,22 +324,22 @@ class _Tally:
         self.violations: list[Violation] = []
         self.rejected: list[Any] = []
         self.unreadable: list[Any] = []  # files that could not be read
-        self.stacks: list[StackRecord] = []  # for stack continuity
+        self.stacks = StackStore()  # for stack continuity
         self.skipped: list[Any] = []
         self.unknown: list[Any] = []  # files of no known site's format
         self.sites: set[str] = set()
-        self.sources: dict[str, str] = {}
-        self.site_of: dict[str, str] = {}
+        # hand id -> (its sequence in `stacks`, "file:line", site): hands with findings
+        self.where: dict[str, tuple[int, str, str]] = {}
         self.coverage: Counter[str] = Counter()
         self.partly: list[tuple[str, str, tuple[str, ...]]] = []
-        # (site, hand id) -> the checksum of its first copy's text: a key and a number a
-        # hand, never its text
-        self.seen: dict[tuple[str, str], int | None] = {}
+        # (site, hand id) -> the checksum of its first copy's text and its sequence in
+        # `stacks`: a key and two numbers a hand, never its text
+        self.seen: dict[tuple[str, str], tuple[int | None, int]] = {}
         self.repeated: set[tuple[str, str]] = set()
         self.copies = 0
         self.different = 0
         self.unread_hands = 0
-        self.examples: list[tuple[str, str, str]] = []
+        self.examples: list[tuple[str, int, str]] = []  # (hand id, first's sequence, copy)
 
     def add_audited(self, a: AuditedHand) -> None:
         key = (a.site, a.hand_id)
@@ -335,19 +348,20 @@ class _Tally:
         new = key not in self.seen and a.stacks is not None
         if new and self.keep is not None and a.stacks and not self.keep(a.stacks):
             self.left_out.add(key)
-            self.stacks.append(a.stacks)  # its neighbours are still compared with it
+            self.stacks.add(a.stacks)  # its neighbours are still compared with it
             return
         if key in self.seen:  # a copy: counted, not audited again
             self.repeated.add(key)
             self.copies += 1
-            first = self.seen[key]
+            first, at = self.seen[key]
             if first is not None and a.digest is not None and first != a.digest:
                 self.different += 1
                 if len(self.examples) < _EXAMPLES:
-                    self.examples.append((a.hand_id, self.sources.get(a.hand_id, "?"), a.source))
+                    self.examples.append((a.hand_id, at, a.source))
             return
-        self.seen[key] = a.digest
         assert a.stacks is not None, "the first copy of a hand is always replayed"
+        seq = self.stacks.add(a.stacks)
+        self.seen[key] = (a.digest, seq)
         self.hands += 1
         self.sites.add(a.site)
         self.coverage["pots"] += a.pots
@@ -357,9 +371,8 @@ class _Tally:
             self.coverage["partly_checked"] += 1
             self.partly.append((a.hand_id, a.source, a.unchecked))
         self.violations.extend(a.violations)
-        self.stacks.append(a.stacks)
-        self.sources.setdefault(a.hand_id, a.source)
-        self.site_of.setdefault(a.hand_id, a.site)
+        if a.violations:
+            self.where.setdefault(a.hand_id, (seq, a.source, a.site))
 
     def add_issue(self, issue: Any) -> None:
         if issue.kind == "skipped":
@@ -379,18 +392,32 @@ class _Tally:
         self.skipped.extend(r.skipped_records)
         self.unknown.extend(r.unknown)
 
+    def _across(self) -> Iterator[tuple[Violation, tuple[int, str, str]]]:
+        """Stack continuity across hands, table by table from the store, each finding with
+        where its hand was read (its sequence, "file:line", site)."""
+        # a rejected hand was played between its neighbours as much as a skipped one:
+        # their stacks are not compared (no false alarm beside a damaged hand)
+        rejected = [_Gap(r.source_file, r.line, "rejected") for r in self.rejected if r.line]
+        gaps, after = gap_lines([*self.skipped, *rejected])
+        kept = {hid for _, hid in self.seen} if self.left_out else None
+        for table in self.stacks.tables():
+            at = [0]
+            for cur, v in check_table(_tracking(table, at), gaps, after):
+                if kept is None or v.hand_id in kept:
+                    yield v, (at[0], f"{cur.file}:{cur.line}", cur.site)
+
     def report(self, profile: RuleProfile | None, continuity: bool) -> AuditReport:
         found = list(self.violations)
+        where = dict(self.where)
         if continuity:
-            # a rejected hand was played between its neighbours as much as a skipped one:
-            # their stacks are not compared (no false alarm beside a damaged hand)
-            gaps = [_Gap(r.source_file, r.line, "rejected") for r in self.rejected if r.line]
-            across = check_continuity([*self.stacks, *self.skipped, *gaps], profile)
-            if self.left_out:
-                kept = {hid for _, hid in self.seen}
-                across = [v for v in across if v.hand_id in kept]
-            found.extend(across)
-        found.sort(key=_in_order(self.sources))
+            for v, w in self._across():
+                found.append(v)
+                where.setdefault(v.hand_id, w)
+        ordered = sorted(where.items(), key=lambda item: item[1][0])  # hands in order read
+        sources = {hid: source for hid, (_, source, _) in ordered}
+        found.sort(key=_in_order(sources))
+        examples = tuple((hid, self.stacks.source(at), copy) for hid, at, copy in self.examples)
+        self.stacks.close()
         return AuditReport(
             hands=self.hands,
             violations=tuple(found),
@@ -402,14 +429,14 @@ class _Tally:
             partly_checked=tuple(self.partly),
             by_code=by_code(found),
             follow_on_by_code=by_code(found, follow_ons=True),
-            source_of=dict(self.sources),
-            site_of=dict(self.site_of),
+            source_of=sources,
+            site_of={hid: site for hid, (_, _, site) in ordered},
             unreadable=tuple(self.unreadable),
             duplicates=Duplicates(
                 hands=len(self.repeated),
                 copies=self.copies,
                 different=self.different,
-                examples=tuple(self.examples),
+                examples=examples,
             ),
             filtered_out=len(self.left_out),
             unread_hands=self.unread_hands,

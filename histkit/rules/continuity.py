@@ -23,7 +23,7 @@ clean neighbour shows no problem of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from histkit.model import Game, Hand, NoteKind, TableNote, Unit
@@ -32,7 +32,15 @@ from histkit.rules.profile import RuleProfile
 from histkit.rules.replay import Replay, replay
 from histkit.rules.violations import Code, Severity, Violation, money
 
-__all__ = ["StackRecord", "check_continuity", "stack_record"]
+__all__ = [
+    "StackRecord",
+    "check_continuity",
+    "check_table",
+    "gap_lines",
+    "stack_record",
+    "table_key",
+    "table_order",
+]
 
 _EXCUSES = (NoteKind.JOIN, NoteKind.LEAVE, NoteKind.REMOVED, NoteKind.FINISHED)
 #: findings about a hand's chips (or a line it was read without): a root cause among them
@@ -107,8 +115,7 @@ def check_continuity(
     source_file, line), which mark hands of other games that were played in between, and
     records of rejected hands (kind == "rejected"), which the hand after them names."""
     records: list[StackRecord] = []
-    gaps: dict[str, list[int]] = {}
-    rejected: dict[str, list[int]] = {}
+    others: list[Any] = []
     for it in items:
         if isinstance(it, StackRecord):
             records.append(it)
@@ -116,26 +123,64 @@ def check_continuity(
             records.append(stack_record(it))
         elif isinstance(it, Hand):
             records.append(stack_record(replay(it, profile)))
-        elif getattr(it, "kind", None) in _GAPS and getattr(it, "source_file", None):
-            gaps.setdefault(str(it.source_file), []).append(int(it.line or 0))
-            if it.kind == "rejected":
-                rejected.setdefault(str(it.source_file), []).append(int(it.line or 0))
+        else:
+            others.append(it)
+    gaps, rejected = gap_lines(others)
     groups: dict[tuple[str, str | None, str], list[StackRecord]] = {}
     seen: set[tuple[str, str]] = set()
     for r in records:
         if (r.site, r.hand_id) in seen:
             continue  # the same hand in two files is one hand
         seen.add((r.site, r.hand_id))
-        groups.setdefault((r.site, r.tournament_id, r.table), []).append(r)
+        groups.setdefault(table_key(r), []).append(r)
     out: list[Violation] = []
     for group in groups.values():
-        group.sort(key=lambda r: (*r.order, r.file, r.line))
-        for prev, cur in zip(group, group[1:], strict=False):
-            if _gap_between(prev, cur, gaps):
-                out.extend(_after_rejected(prev, cur, rejected))
-                continue
-            out.extend(_compare(prev, cur))
+        group.sort(key=table_order)
+        out.extend(v for _, v in check_table(group, gaps, rejected))
     return out
+
+
+def table_key(r: StackRecord) -> tuple[str, str | None, str]:
+    """The table a hand was played at: its stacks carry over only there."""
+    return (r.site, r.tournament_id, r.table)
+
+
+def table_order(r: StackRecord) -> tuple[float, int, str, int]:
+    """The order of a table's hands: start time, hand number, then where read."""
+    return (*r.order, r.file, r.line)
+
+
+def gap_lines(items: Iterable[Any]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """Where hands that were played but not replayed lie, per file: (skipped and rejected
+    hands, rejected hands), from the parser's records (kind, source_file, line)."""
+    gaps: dict[str, list[int]] = {}
+    rejected: dict[str, list[int]] = {}
+    for it in items:
+        if getattr(it, "kind", None) in _GAPS and getattr(it, "source_file", None):
+            gaps.setdefault(str(it.source_file), []).append(int(it.line or 0))
+            if it.kind == "rejected":
+                rejected.setdefault(str(it.source_file), []).append(int(it.line or 0))
+    return gaps, rejected
+
+
+def check_table(
+    group: Iterable[StackRecord], gaps: dict[str, list[int]], rejected: dict[str, list[int]]
+) -> Iterator[tuple[StackRecord, Violation]]:
+    """Stack continuity at one table: its hands in `table_order`, one hand each (what
+    `gap_lines` found between them excuses a pair); each finding with the hand it is
+    about, yielded before the next hand is taken. Only two hands are held at a time, so
+    the hands may come from a store on disk."""
+    prev: StackRecord | None = None
+    for cur in group:
+        if prev is not None:
+            found = (
+                _after_rejected(prev, cur, rejected)
+                if _gap_between(prev, cur, gaps)
+                else _compare(prev, cur)
+            )
+            for v in found:
+                yield cur, v
+        prev = cur
 
 
 _GAPS = ("skipped", "rejected")
