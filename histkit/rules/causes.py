@@ -61,6 +61,7 @@ BETTING = frozenset(
         Code.MISSING_ACTION,
         Code.UNCALLED_BET,
         Code.ANTE,
+        Code.NEGATIVE_AMOUNT,  # a wager written with a minus sign, read as its chips
     }
 )
 #: findings computed from the pots the betting made

@@ -589,6 +589,7 @@ class HandState(StateViews):
                 f"in; {player or 'the player'}'s is read as the amount without its sign.",
                 reported=text,
                 line=line,
+                blame=(self.index[player],) if player in self.index else (),
             )
         elif kind is NoteKind.UNREAD:
             self.unread += 1

@@ -143,3 +143,20 @@ def test_a_street_marker_out_of_order_is_named(site: str) -> None:
     assert extra[:2] == (Code.LINE_NOT_UNDERSTOOD, Severity.WARNING)
     assert "street marker out of order" in extra[2]
     assert [v for v in found if v != extra] == before  # the rest is read as without it
+
+
+def test_what_follows_from_a_negative_amount_is_linked_to_it() -> None:
+    """Where the rest of the record took the minus sign at its word (the total pot and the
+    collect 0.08€ less, as if the call took 0.04€ back), the pot's findings follow from
+    the NEGATIVE_AMOUNT line: one root cause, the site's mistake."""
+    text = _winamax_hand().replace("\nC calls 0.04€\n", "\nC calls -0.04€\n")
+    assert text.count("0.53€") == 3  # the collect, the total pot and the seat's winnings
+    (h,) = parse_text(text.replace("0.53€", "0.45€"), source="w.txt")
+    assert isinstance(h, Hand)
+    found = [v for v in replay(h).violations if v.severity is not Severity.INFO]
+    (root,) = [v for v in found if v.is_root]
+    assert root.code is Code.NEGATIVE_AMOUNT
+    assert {v.code for v in found if v.caused_by == root.seq} == {
+        Code.POT_TOTAL,
+        Code.AWARD_MISMATCH,
+    }
