@@ -234,3 +234,28 @@ def test_database_read_benchmark_writes_its_figures(tmp_path: Path) -> None:
     assert all(f["wall_seconds"] > 0 and f["peak_mib"] > 0 for f in r["runs"].values())
     assert r["runs"]["stats TEXT"]["wall_ratio"] == 1.0
     assert "| `histkit stats --db` |" in (out / "db_read.md").read_text()
+
+
+@pytest.mark.slow
+def test_scale_benchmark_measures_every_command(tmp_path: Path) -> None:
+    """`benchmarks/bench_scale.py` at tiny sizes: every command ran at every size as a
+    whole process, with a positive CPU time and peak RSS, the build and the load."""
+    out, work = tmp_path / "out", tmp_path / "work"
+    _bench(
+        "bench_scale.py",
+        ["--sizes", "20,40", "--rounds", "1", "--workdir", str(work), "--out", str(out)],
+    )
+    r = json.loads((out / "scale.json").read_text())
+    assert r["build"] == _native.status().describe() and r["sizes"] == [20, 40]
+    assert len(r["machine"]["load_average"]) == 3
+    commands = {"parse", "parse --audit", "audit", "import --db", "stats (text)", "stats --db"}
+    assert set(r["commands"]) == commands | {"report"}
+    for name in r["commands"]:
+        for n in ("20", "40"):
+            row = r["figures"][name][n]
+            assert row["cpu_seconds"] > 0 and row["peak_rss_mb"] > 0 and row["runs"] == 1
+            assert len(row["load_average_1min"]) == 1
+        assert r["figures"][name]["20"]["rss_ratio_to_smallest"] == 1.0
+    assert set(r["figures"]["parse --audit / audit (CPU)"]) == {"20", "40"}
+    md = (out / "scale.md").read_text()
+    assert "| `stats --db` |" in md and "parse --audit` CPU over `audit` CPU" in md
