@@ -301,6 +301,27 @@ class _Gap(NamedTuple):
     kind: str = "skipped"
 
 
+_DIGEST = (1 << 33) - 1  # a packed checksum's bits: a 32-bit checksum + 1, 0 for none
+
+
+def _pack(digest: int | None, seq: int) -> int | tuple[int | None, int]:
+    """A hand's text checksum and sequence as one int where the checksum is 32-bit (the
+    reader's are), so that the audit keeps about 0.2 KB a hand with its id; else a pair."""
+    if digest is None:
+        return seq << 33
+    if 0 <= digest < 1 << 32:
+        return seq << 33 | (digest + 1)
+    return (digest, seq)
+
+
+def _unpack(packed: int | tuple[int | None, int]) -> tuple[int | None, int]:
+    """(checksum, sequence) of a `_pack`ed hand."""
+    if isinstance(packed, tuple):
+        return packed
+    low = packed & _DIGEST
+    return (low - 1 if low else None, packed >> 33)
+
+
 def _tracking(rows: Iterator[tuple[int, StackRecord]], at: list[int]) -> Iterator[StackRecord]:
     """The records of (sequence, record) pairs, `at[0]` the sequence of the last one
     taken (`check_table` gives a hand's findings before it takes the next hand)."""
@@ -332,9 +353,9 @@ class _Tally:
         self.where: dict[str, tuple[int, str, str]] = {}
         self.coverage: Counter[str] = Counter()
         self.partly: list[tuple[str, str, tuple[str, ...]]] = []
-        # (site, hand id) -> the checksum of its first copy's text and its sequence in
-        # `stacks`: a key and two numbers a hand, never its text
-        self.seen: dict[tuple[str, str], tuple[int | None, int]] = {}
+        # site -> hand id -> the checksum of its first copy's text and its sequence in
+        # `stacks` (`_pack`ed): a hand id and a number a hand, never its text
+        self.seen: dict[str, dict[str, int | tuple[int | None, int]]] = {}
         self.repeated: set[tuple[str, str]] = set()
         self.copies = 0
         self.different = 0
@@ -345,15 +366,19 @@ class _Tally:
         key = (a.site, a.hand_id)
         if key in self.left_out:
             return
-        new = key not in self.seen and a.stacks is not None
+        ids = self.seen.get(a.site)
+        if ids is None:
+            ids = self.seen[a.site] = {}
+        packed = ids.get(a.hand_id)
+        new = packed is None and a.stacks is not None
         if new and self.keep is not None and a.stacks and not self.keep(a.stacks):
             self.left_out.add(key)
             self.stacks.add(a.stacks)  # its neighbours are still compared with it
             return
-        if key in self.seen:  # a copy: counted, not audited again
+        if packed is not None:  # a copy: counted, not audited again
             self.repeated.add(key)
             self.copies += 1
-            first, at = self.seen[key]
+            first, at = _unpack(packed)
             if first is not None and a.digest is not None and first != a.digest:
                 self.different += 1
                 if len(self.examples) < _EXAMPLES:
@@ -361,7 +386,7 @@ class _Tally:
             return
         assert a.stacks is not None, "the first copy of a hand is always replayed"
         seq = self.stacks.add(a.stacks)
-        self.seen[key] = (a.digest, seq)
+        ids[a.hand_id] = _pack(a.digest, seq)
         self.hands += 1
         self.sites.add(a.site)
         self.coverage["pots"] += a.pots
@@ -399,7 +424,7 @@ class _Tally:
         # their stacks are not compared (no false alarm beside a damaged hand)
         rejected = [_Gap(r.source_file, r.line, "rejected") for r in self.rejected if r.line]
         gaps, after = gap_lines([*self.skipped, *rejected])
-        kept = {hid for _, hid in self.seen} if self.left_out else None
+        kept = {hid for ids in self.seen.values() for hid in ids} if self.left_out else None
         for table in self.stacks.tables():
             at = [0]
             for cur, v in check_table(_tracking(table, at), gaps, after):
