@@ -19,7 +19,7 @@ import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -28,19 +28,29 @@ from histkit.money import money_parts
 from histkit.replay_view import CARD_CSS, hand_view
 from histkit.sessions import session_list
 from histkit.stats import (
+    Facts,
     Filters,
     MissingTableError,
+    facts_of,
     format_money,
-    frames,
     load,
     player_stats,
-    seat_facts,
 )
 from histkit.textsafe import html_text, html_with_names, isolate_plain
 from histkit.tournaments import tournament_results, tournament_summary
 from histkit.words import plural
 
-__all__ = ["build_report", "write_report", "pick_player", "hand_replay", "svg_data_uri"]
+if TYPE_CHECKING:
+    from histkit.workspace import Workspace
+
+__all__ = [
+    "build_report",
+    "report_of",
+    "write_report",
+    "pick_player",
+    "hand_replay",
+    "svg_data_uri",
+]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
@@ -284,7 +294,7 @@ def _sessions_table(part: pd.DataFrame, player: str, *, limit: int = 20) -> str:
     )
 
 
-def _pots(fr: dict[str, pd.DataFrame], part: pd.DataFrame, player: str, top: int) -> str:
+def _pots(ws: Workspace, part: pd.DataFrame, player: str, top: int) -> str:
     mine = part[part["player"] == player]
     out = []
     for label, picked in (
@@ -301,13 +311,15 @@ def _pots(fr: dict[str, pd.DataFrame], part: pd.DataFrame, player: str, top: int
             out.append(
                 f'<div class="hand"><h3>Hand #{_u(r.hand_id)} · {_e(r.game)} {_u(r.stakes)} · '
                 f"{_u(r.table)}{when} · {net} ({float(r.net_bb):+.2f} BB)</h3>"
-                + hand_replay(fr, str(r.hand_id), hero=player)
+                + hand_replay(
+                    _hand_frames(ws, str(r.site), str(r.hand_id)), str(r.hand_id), hero=player
+                )  # fmt: skip
                 + "</div>"
             )
     return "\n".join(out)
 
 
-def _cash_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, top: int) -> str:
+def _cash_section(ws: Workspace, facts: pd.DataFrame, who: str, top: int) -> str:
     cash = facts[~facts["is_tournament"].fillna(False).astype(bool)]
     mine = cash[cash["player"] == who]
     if mine.empty:
@@ -322,7 +334,7 @@ def _cash_section(fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, to
         out.append(_summary_table(st))
         out.append(_plots(part, who, money=True))
         out.append(_sessions_table(part, who))
-        out.append(_pots(fr, part, who, top))
+        out.append(_pots(ws, part, who, top))
     return "\n".join(out)
 
 
@@ -330,9 +342,7 @@ def _chips(v: Any) -> str:
     return "–" if pd.isna(v) else f"{int(v):+,}"
 
 
-def _tournament_section(
-    fr: dict[str, pd.DataFrame], facts: pd.DataFrame, who: str, top: int
-) -> str:
+def _tournament_section(ws: Workspace, facts: pd.DataFrame, who: str, top: int) -> str:
     tour = facts[facts["is_tournament"].fillna(False).astype(bool)]
     mine = tour[tour["player"] == who]
     if mine.empty:
@@ -381,18 +391,26 @@ def _tournament_section(
     )
     out.append("<h3>Play in tournaments (in big bets of each level)</h3>")
     out.append(_plots(tour, who, money=False))
-    out.append(_pots(fr, tour, who, top))
+    out.append(_pots(ws, tour, who, top))
     return "\n".join(out)
 
 
-def _violations_section(fr: dict[str, pd.DataFrame], n_hands: int) -> str:
-    v = fr.get("violations")
-    if v is None:
+def _violations_section(ws: Workspace, mine: Facts, n_hands: int) -> str:
+    """The audit's findings in the player's hands (`mine`: his facts)."""
+    if "violations" not in ws.tables:
         return '<p class="muted">The hands were not audited (no violations table).</p>'
-    v = v[v["hand_id"].isin(fr["hands"]["hand_id"])]
+    his = f"(SELECT DISTINCT site, hand_id FROM {mine.relation})"
+    v = ws.arrow(
+        f"SELECT v.* FROM violations v SEMI JOIN {his} m "
+        "ON m.site = v.site AND m.hand_id = v.hand_id ORDER BY v.rowid"
+    ).to_pandas()
     if v.empty:
         return f"<p>The audit found no violation in {plural(n_hands, 'hand')}.</p>"
-    names = fr["seats"]["player"].dropna().unique().tolist() if "seats" in fr else []
+    seated = ws.con.execute(
+        f"SELECT s.player FROM seats s SEMI JOIN {his} m "
+        "ON m.site = s.site AND m.hand_id = s.hand_id WHERE s.player IS NOT NULL ORDER BY s.rowid"
+    ).fetchall()
+    names = list(dict.fromkeys(str(r[0]) for r in seated))
     rows = "".join(
         f'<tr><td>#{_u(r.hand_id)}</td><td class="sev-{_e(r.severity)}">{_e(r.severity)}</td>'
         f"<td>{_e(r.code)}</td><td>{'' if pd.isna(r.street) else int(r.street)}</td>"
@@ -401,12 +419,25 @@ def _violations_section(fr: dict[str, pd.DataFrame], n_hands: int) -> str:
         "</tr>"
         for r in v.itertuples()
     )
+    hands = len(v[["site", "hand_id"]].drop_duplicates()) if "site" in v else v["hand_id"].nunique()
     return (
         f"<p>{plural(len(v), 'violation record')} in "
-        f"{v['hand_id'].nunique():,} of {plural(n_hands, 'hand')}.</p>"
+        f"{hands:,} of {plural(n_hands, 'hand')}.</p>"
         "<table><tr><th>hand</th><th>severity</th><th>code</th><th>street</th><th>line</th>"
         f"<th>what</th></tr>{rows}</table>"
     )
+
+
+def _hand_frames(ws: Workspace, site: str, hand_id: str) -> dict[str, pd.DataFrame]:
+    """The rows of one hand (its site and id) in each table, as `hand_replay` reads them."""
+    return {
+        name: ws.arrow(
+            f'SELECT * FROM "{name}" WHERE site = ? AND hand_id = ? ORDER BY rowid',
+            [site, hand_id],
+        ).to_pandas()
+        for name in sorted(ws.tables)
+        if name != "errors"
+    }
 
 
 def build_report(
@@ -416,31 +447,89 @@ def build_report(
     filters: Filters | None = None,
     top: int = 3,
     title: str | None = None,
+    aliases: dict[str, list[tuple[str, str]]] | None = None,
 ) -> str:
     """The HTML text of the report on `player` (default: the hero) over `tables`: cash
     games per currency and tournaments apart, each with its figures, plots and replays,
-    then the audit."""
+    then the audit. `aliases`: players joined, {name: [(site, name), ...]} (a name at one
+    site is one player)."""
+    from histkit.workspace import from_arrow, select, set_aliases
+
     f = filters or Filters()
-    fr = frames(tables)
-    facts = seat_facts(fr, Filters(**{**f.__dict__, "player": None}))
-    if facts.empty:
+    with from_arrow(tables) as ws:
+        if aliases:
+            set_aliases(ws, aliases)
+        select(ws, Filters(**{**f.__dict__, "player": None}))
+        return report_of(ws, player, top=top, title=title)[0]
+
+
+def _pick(ws: Workspace, facts: Facts, player: str | None) -> tuple[str, str]:
+    """The player to report on, as (name, site): the one asked for (his one site, or the
+    sites an alias joins), else the hands' hero (the most frequent one), else the player
+    with the most hands."""
+    if player:
+        sites = [
+            str(r[0])
+            for r in ws.con.execute(
+                f"SELECT player_site, count(*) n FROM {facts.relation} WHERE player = ? "
+                "GROUP BY ALL ORDER BY n DESC, player_site",
+                [player],
+            ).fetchall()
+        ]
+        if not sites:
+            raise ValueError(f"no hands of player {player!r}")
+        if len(sites) > 1:
+            joined = ",".join(f"{s}:{player}" for s in sites)
+            raise ValueError(
+                f"{player!r} is a player at {len(sites)} sites ({', '.join(sites)}): a name at "
+                f"each site is its own player; join them with --alias {player}={joined}"
+            )
+        return player, sites[0]
+    got = (
+        ws.con.execute(
+            f"""SELECT f.player, f.player_site, count(*) AS n, min(h.rowid) AS first
+        FROM hk_hands h JOIN {facts.relation} f
+            ON f.site = h.site AND f.hand_id = h.hand_id AND f.player = h.hero
+        GROUP BY ALL ORDER BY n DESC, first LIMIT 1"""
+        ).fetchall()
+        or ws.con.execute(
+            f"""SELECT player, player_site, count(*) AS n FROM {facts.relation}
+        GROUP BY ALL ORDER BY n DESC, player, player_site LIMIT 1"""
+        ).fetchall()
+    )
+    if not got:
+        raise ValueError("no hands to report on")
+    return str(got[0][0]), str(got[0][1])
+
+
+def report_of(
+    ws: Workspace, player: str | None = None, *, top: int = 3, title: str | None = None
+) -> tuple[str, int]:
+    """The report on `player` (default: the hero) over the hands `histkit.workspace.select`
+    kept in `ws`, and how many hands it covers: only the player's facts, and the hands
+    replayed, come out of DuckDB."""
+    facts = facts_of(ws)
+    if not ws.con.execute(f"SELECT 1 FROM {facts.relation} LIMIT 1").fetchall():
         raise ValueError("no hands match")
-    who = pick_player(facts, fr["hands"][fr["hands"]["hand_id"].isin(facts["hand_id"])], player)
-    mine = facts[facts["player"] == who]
+    who, site = _pick(ws, facts, player)
+    his = facts.derived(
+        "SELECT * FROM {relation} WHERE player = ? AND player_site = ?", [who, site]
+    )
+    mine = his.df()
+    mine.attrs["has_awards"] = his.has_awards
     covers = _covers(mine)
     games = ", ".join(f"{g} {n:,}" for g, n in mine["game"].value_counts().items())
     sites = ", ".join(sorted(mine["site"].astype(str).unique())) if "site" in mine else ""
-    dup = facts.attrs.get("duplicates", [])
+    n_dup, example = ws.duplicates
     notes = (
-        f'<p class="muted">{plural(len(dup), "hand")} appeared more than once in the input '
-        f"and {'was' if len(dup) == 1 else 'were'} counted once (e.g. #{_u(dup[0])}).</p>"
-        if dup
+        f'<p class="muted">{plural(n_dup, "hand")} appeared more than once in the input '
+        f"and {'was' if n_dup == 1 else 'were'} counted once (e.g. #{_u(example)}).</p>"
+        if n_dup
         else ""
     )
-    ids = set(mine["hand_id"])
-    fr_hands = {k: (df[df["hand_id"].isin(ids)] if "hand_id" in df else df) for k, df in fr.items()}
-    cash = _cash_section(fr, facts, who, top)
-    tour = _tournament_section(fr, facts, who, top)
+    n_hands = len(mine[["site", "hand_id"]].drop_duplicates())
+    cash = _cash_section(ws, mine, who, top)
+    tour = _tournament_section(ws, mine, who, top)
     links = " · ".join(
         link for link, there in (('<a href="#cash">Cash games</a>', cash),
                                  ('<a href="#tournaments">Tournaments</a>', tour),
@@ -448,7 +537,7 @@ def build_report(
     )  # fmt: skip
     body = [
         f"<h1>{_u(title) if title else f'{_u(who)}: {_e(covers)}'}</h1>",
-        f'<p class="muted">{plural(len(ids), "hand")} · {_e(games)} · {_u(sites)} · '
+        f'<p class="muted">{plural(n_hands, "hand")} · {_e(games)} · {_u(sites)} · '
         f"{plural(mine['table'].nunique(), 'table')}</p>",
         notes,
         f"<p>{links}</p>",
@@ -457,15 +546,16 @@ def build_report(
         '<p class="muted">Definitions of every figure: docs/stats.md. "~" or a hatched bar: '
         f"a figure from fewer than {plots.SMALL_SAMPLE} chances.</p>",
         '<h2 id="audit">Audit</h2>',
-        _violations_section(fr_hands, len(ids)),
+        _violations_section(ws, his, n_hands),
         f'<p class="muted">Made by histkit on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.</p>',
     ]
     head_title = isolate_plain(title) if title else f"{isolate_plain(who)}: {covers}"
-    return (
+    html_ = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(head_title)}</title><style>{_CSS}{CARD_CSS}</style></head>"
         "<body>\n" + "\n".join(x for x in body if x) + "\n</body></html>\n"
     )
+    return html_, n_hands
 
 
 def _covers(mine: pd.DataFrame) -> str:

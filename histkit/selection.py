@@ -57,9 +57,10 @@ class Filters:
 def frames(tables: Any) -> dict[str, pd.DataFrame]:
     """The tables as DataFrames, from `Tables`, a mapping of Arrow tables or DataFrames.
 
-    Tables the input lacks (e.g. `awards` before an audit) are simply absent. A hand id
-    read twice (the same hand in two files) is counted once, the first copy; the ids
-    are listed in `out["hands"].attrs["duplicates"]` so callers can say so."""
+    Tables the input lacks (e.g. `awards` before an audit) are simply absent. A hand is
+    its site and hand id (two sites may number hands alike): a hand read twice (the same
+    hand in two files) is counted once, the first copy; the ids are listed in
+    `out["hands"].attrs["duplicates"]` so callers can say so."""
     import pandas as pd
 
     from histkit.tables import HAND_TABLES
@@ -73,7 +74,7 @@ def frames(tables: Any) -> dict[str, pd.DataFrame]:
     missing = [n for n in ("hands", "seats", "actions", "cards") if n not in out]
     if missing:
         raise MissingTableError("statistics need the tables " + ", ".join(missing))
-    dup = out["hands"]["hand_id"].duplicated()
+    dup = out["hands"].duplicated(_key(out["hands"]))
     duplicates = sorted(out["hands"].loc[dup, "hand_id"].unique().tolist())
     if duplicates:
         out = {name: _first_copy(name, df) for name, df in out.items()}
@@ -95,13 +96,21 @@ def _first_copy(name: str, df: pd.DataFrame) -> pd.DataFrame:
     violations) by the first run of consecutive rows of a hand id (builders write one
     hand's rows together)."""
     if name in _NATURAL_KEYS:
-        return df.drop_duplicates(_NATURAL_KEYS[name]).reset_index(drop=True)
+        keys = _NATURAL_KEYS[name]
+        return df.drop_duplicates([*_key(df)[:-1], *keys]).reset_index(drop=True)
     if df.empty or "hand_id" not in df:
         return df
-    hid = df["hand_id"]
+    hid = df["hand_id"].astype(str)
+    if "site" in df:
+        hid = df["site"].astype(str) + "\x1f" + hid
     run_start = hid.ne(hid.shift())
     run_no = run_start.astype("int64").groupby(hid).cumsum()
     return df[run_no.eq(1).to_numpy()].reset_index(drop=True)
+
+
+def _key(df: pd.DataFrame) -> list[str]:
+    """The columns naming a hand: site (where the table has it) and hand id."""
+    return ["site", "hand_id"] if "site" in df else ["hand_id"]
 
 
 def load(

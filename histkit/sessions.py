@@ -23,10 +23,12 @@ UNDATED = 0  # the session number of hands without a start time
 
 def _session_sql(gap: timedelta) -> str:
     """`{relation}` with `session` and `session_start`: per player and money unit in time
-    order, a new session where a hand starts more than `gap` after the one before."""
+    order, a new session where a hand starts more than `gap` after the one before (a
+    player: a name at a site, `player_site`)."""
     micros = int(gap / timedelta(microseconds=1))
-    w = "PARTITION BY player, money_unit ORDER BY started_at NULLS LAST, hand_id, site"
-    return f"""SELECT *, min(started_at) OVER (PARTITION BY player, money_unit, session)
+    who = "player, player_site, money_unit"
+    w = f"PARTITION BY {who} ORDER BY started_at NULLS LAST, hand_id, site"
+    return f"""SELECT *, min(started_at) OVER (PARTITION BY {who}, session)
             AS session_start
         FROM (
             SELECT * EXCLUDE (hk_new), CASE WHEN started_at IS NULL THEN {UNDATED}
@@ -54,7 +56,8 @@ def assign_sessions(facts: Any, *, gap: timedelta = GAP) -> Any:
         f["session"] = pd.Series(dtype="int64")
         f["session_start"] = pd.Series(dtype=f["started_at"].dtype)
         return f
-    cols = f[["player", "money_unit", "started_at", "hand_id", "site"]]
+    keep = ["player", "money_unit", "started_at", "hand_id", "site", "player_site"]
+    cols = f[[c for c in keep if c in f]]
     rel = _as_facts(cols.assign(hk_row=np.arange(len(f))))
     sql = _session_sql(gap).format(relation=rel.relation)
     got = _frame(rel.con, f"SELECT hk_row, session, session_start FROM ({sql}) ORDER BY hk_row")

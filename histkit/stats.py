@@ -122,6 +122,8 @@ class MixedMoneyError(ValueError):
 
 
 _names = (f"hk_facts_{i}" for i in itertools.count())
+_WORK = "hk_work."  # a workspace's database of its own work, on disk (`histkit.workspace`)
+FACT_BATCH = 8192  # hands whose facts are computed at once
 
 
 @dataclass(frozen=True)
@@ -143,10 +145,14 @@ class Facts:
         """Rows of the relation as a DataFrame, in its order."""
         return _frame(self.con, f"SELECT {columns} FROM {self.relation} WHERE {where}", params)
 
-    def derived(self, sql: str) -> Facts:
+    def derived(self, sql: str, params: list[Any] | None = None) -> Facts:
         """A new temporary table made by `sql` over this one (`{relation}` in it)."""
-        name = next(_names)
-        self.con.execute(f"CREATE TEMP TABLE {name} AS {sql.format(relation=self.relation)}")
+        work = self.relation.startswith(_WORK)  # a workspace's: on disk, as this one
+        name = (_WORK if work else "") + next(_names)
+        self.con.execute(
+            f"CREATE {'' if work else 'TEMP '}TABLE {name} AS {sql.format(relation=self.relation)}",
+            params or None,
+        )
         return Facts(self.con, name, self.has_awards, self.has_ev, self.duplicates)
 
 
@@ -179,12 +185,43 @@ def _frame(
 
 def facts_of(ws: Workspace, player: str | None = None) -> Facts:
     """The facts of the hands `histkit.workspace.select` kept (`hk_hands`), of every player
-    or only `player` (any case), as a temporary table of the workspace."""
+    or only `player` (any case), as a temporary table of the workspace. A player is a name
+    at a site (`player_site`), or the name the workspace's aliases join several under
+    (`histkit.workspace.set_aliases`; `player_site` then lists their sites)."""
     where, params = ("lower(player) = lower(?)", [player]) if player else ("true", [])
-    name = next(_names)
+    name = _WORK + next(_names)
     sql = facts_sql(has_ev=ws.has_ev, has_awards=ws.has_awards)
-    ws.con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM ({sql}) WHERE {where}", params)
-    return Facts(ws.con, name, ws.has_awards, ws.has_ev, ws.duplicates)
+    if ws.aliased:
+        sql = (
+            "SELECT x.* REPLACE (coalesce(a.alias, x.player) AS player), "
+            "coalesce(a.sites, x.site) AS player_site "
+            f"FROM ({sql}) x LEFT JOIN hk_alias a ON a.site = x.site AND a.name = x.player"
+        )
+    else:
+        sql = f"SELECT *, site AS player_site FROM ({sql})"
+    con = ws.con
+    n = int(con.execute("SELECT count(*) FROM hk_hands").fetchall()[0][0])
+    if n <= FACT_BATCH:
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM ({sql}) WHERE {where}", params)
+        return Facts(con, name, ws.has_awards, ws.has_ev, ws.duplicates)
+    # a batch of hands at a time (a hand's facts need only its own rows), in the facts'
+    # order, so DuckDB's memory holds one batch's joins and windows, not every hand's
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE hk_hands_all AS SELECT * FROM hk_hands "
+        "ORDER BY started_at NULLS LAST, hand_id, site"
+    )
+    try:
+        for start in range(0, n, FACT_BATCH):
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE hk_hands AS SELECT * FROM hk_hands_all "
+                f"WHERE rowid >= {start} AND rowid < {start + FACT_BATCH}"
+            )
+            into = f"CREATE TABLE {name} AS" if not start else f"INSERT INTO {name}"
+            con.execute(f"{into} SELECT * FROM ({sql}) WHERE {where}", params)
+    finally:
+        con.execute("CREATE OR REPLACE TEMP TABLE hk_hands AS SELECT * FROM hk_hands_all")
+        con.execute("DROP TABLE hk_hands_all")
+    return Facts(con, name, ws.has_awards, ws.has_ev, ws.duplicates)
 
 
 def _as_facts(facts: Facts | pd.DataFrame) -> Facts:
@@ -198,6 +235,8 @@ def _as_facts(facts: Facts | pd.DataFrame) -> Facts:
     con = duckdb.connect(config=_CONFIG)
     con.execute("SET TimeZone = 'UTC'")
     name = next(_names)
+    if "player_site" not in facts:  # rows of an older histkit: each name at its site
+        facts = facts.assign(player_site=facts.get("site", ""))
     con.register(name, facts)
     has_ev = "ev_net" in facts and bool(facts["ev_net"].notna().all())
     dup = facts.attrs.get("duplicates", [])
@@ -357,7 +396,7 @@ def _group_keys(by: str | Sequence[str] | None) -> list[str]:
     bad = [b for b in extra if b not in GROUPS]
     if bad:
         raise ValueError(f"cannot group by {', '.join(bad)}: choose {', '.join(GROUPS)}")
-    return ["player", "money_unit", *extra]
+    return ["player", "player_site", "money_unit", *extra]
 
 
 def player_stats(
@@ -388,8 +427,8 @@ def player_stats(
     g = _frame(f.con, sums_sql(f.relation, keys, sums))
     g = g.sort_values(keys, kind="stable", na_position="last").reset_index(drop=True)
     g["net_bb"] = _lookup(big_bets(f, keys), g, keys)
-    out = g[keys].copy()
-    out.insert(1, "money", g["money"].to_numpy())  # the unit's label, for people
+    out = g[keys].rename(columns={"player_site": "site"})  # a player: a name at a site
+    out.insert(2, "money", g["money"].to_numpy())  # the unit's label, for people
     for name, values in from_sums(g, present).items():
         out[name] = values
     out.attrs["has_awards"] = f.has_awards
@@ -399,7 +438,8 @@ def player_stats(
         out["minutes"] = minutes.round(1).to_numpy()
         out["per_hour"] = (out["net"] * 60 / minutes.where(minutes > 0)).to_numpy()
     if "stakes" in keys:  # stakes by size (a level 20/40 before 100/200), not as text
-        order = ["player", "money", "_big", *[k for k in keys if k not in ("player", "money_unit")]]
+        rest = [k for k in keys if k not in ("player", "player_site", "money_unit")]
+        order = ["player", "site", "money", "_big", *rest]
         out = (
             out.assign(_big=g["big_bet"].to_numpy())
             .sort_values(order, kind="stable")
@@ -467,7 +507,8 @@ def category_results(
     # trips come last in every game, as razz ranks them)
     order = {c: i for cats in CATEGORIES.values() for i, c in enumerate(cats)}
     out["_o"] = out["category"].map(order)
-    return out.sort_values([*keys, "_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
+    out = out.sort_values([*keys, "_o"], kind="stable").drop(columns="_o")
+    return out.rename(columns={"player_site": "site"}).reset_index(drop=True)
 
 
 def street_stats(

@@ -49,6 +49,7 @@ _AUDIT = _tables.AUDIT_TABLES
 MEMORY_LIMIT = "256MB"  # DuckDB's own memory: beyond it, it spills to the temporary folder
 _THREADS = 2
 _BATCH_HANDS = 4096  # hands of text written to the temporary database at a time
+_KINDS = ("skipped", "rejected", "unknown", "unreadable")  # of the errors, counted
 
 
 @dataclass
@@ -65,6 +66,7 @@ class Workspace:
     audited: bool = False
     duplicates: tuple[int, str | None] = (0, None)
     counts: dict[str, int] = field(default_factory=dict)
+    aliased: bool = False  # `hk_alias` joins names of players (`set_aliases`)
 
     @property
     def has_awards(self) -> bool:
@@ -101,6 +103,9 @@ def _settings(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET threads = {_THREADS}")
     con.execute("SET TimeZone = 'UTC'")
+    # the facts and what is made of them go to a database of their own in `folder`: on
+    # disk, so DuckDB keeps in memory only what it works on (temporary tables stay there)
+    con.execute(f"ATTACH '{_quote(str(folder / 'work.duckdb'))}' AS hk_work (READ_WRITE)")
 
 
 def _quote(text: str) -> str:
@@ -200,10 +205,11 @@ class _Writer:
         self.flush()
         n, example = self.ws.con.execute("SELECT count(*), min(hand_id) FROM hk_dups").fetchall()[0]
         self.ws.duplicates = (int(n), None if example is None else str(example))
+        self.ws.counts["kept"] = self.written  # each (site, hand id) once
         kinds = dict(
             self.ws.con.execute("SELECT kind, count(*) FROM errors GROUP BY kind").fetchall()
         )
-        for kind in ("skipped", "unknown", "unreadable"):
+        for kind in _KINDS:
             self.ws.counts[kind] = int(kinds.get(kind, 0))
 
 
@@ -429,11 +435,12 @@ def from_db(file: Path, *, audit: bool = True) -> Workspace:
         names = {n for n in names if audit or n not in _AUDIT}
         ws = Workspace(con, names, folder, audited=audit and "awards" in names)
         _with_sites(con, names)
-        if not _count(ws, "hands"):
+        ws.counts["stored"] = _count(ws, "hands")
+        if not ws.counts["stored"]:
             raise empty_db(file)
         if "errors" in names:
             kinds = dict(con.execute("SELECT kind, count(*) FROM errors GROUP BY kind").fetchall())
-            for kind in ("skipped", "unknown", "unreadable"):
+            for kind in _KINDS:
                 ws.counts[kind] = int(kinds.get(kind, 0))
     except BaseException:
         con.close()
@@ -485,11 +492,17 @@ def select(ws: Workspace, filters: Filters | None) -> int:
         terms.append("h.started_at <= ?")
         params.append(utc(f.until).to_pydatetime())
     if f.player:
+        joined = (
+            " OR EXISTS (SELECT 1 FROM hk_alias a WHERE a.site = s.site AND a.name = s.player "
+            "AND lower(a.alias) = lower(?))"
+            if ws.aliased
+            else ""
+        )
         terms.append(
             "EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site AND s.hand_id = h.hand_id "
-            "AND lower(s.player) = lower(?))"
+            f"AND (lower(s.player) = lower(?){joined}))"
         )
-        params.append(f.player)
+        params += [f.player, f.player] if ws.aliased else [f.player]
     where = " AND ".join(terms) or "true"
     con = ws.con
     con.execute(
@@ -576,11 +589,12 @@ def open_source(
     jobs: int = 1,
     progress: Callable[[int, int], object] | None = None,
     counts: dict[str, Any] | None = None,
+    aliases: Mapping[str, Iterable[tuple[str, str]]] | None = None,
 ) -> Workspace:
     """The workspace of a command's input (`histkit.sources.resolve`), its hands selected
     by `filters` (`select`). `counts`, when given, is filled as `histkit.sources.load` fills
     it ("read" is None for the database: its filters ran in SQL), with "selected": the
-    hands kept."""
+    hands kept. `aliases`: players joined (`set_aliases`)."""
     if source.kind == "db":
         ws = from_db(source.paths[0], audit=audit)
     elif source.kind == "tables":
@@ -588,6 +602,8 @@ def open_source(
     else:
         ws = from_text(source.paths, jobs=jobs, site=site, audit=audit, progress=progress)
     try:
+        if aliases:
+            set_aliases(ws, aliases)
         n = select(ws, filters)
         if counts is not None:
             counts.update({k: v for k, v in ws.counts.items() if k != "read"})
@@ -599,8 +615,41 @@ def open_source(
                 names = [
                     r[0] for r in ws.con.execute("SELECT DISTINCT player FROM seats").fetchall()
                 ]
+                names += list(aliases or ())
                 _note_unknown_player(counts, filters.player, names)
     except BaseException:
         ws.close()
         raise
     return ws
+
+
+def set_aliases(ws: Workspace, aliases: Mapping[str, Iterable[tuple[str, str]]]) -> None:
+    """Join players: each alias name stands for the (site, name) players it lists (a name
+    at one site is one player; the same name at two sites is two unless joined here). The
+    joined player's `player_site` is its sites, joined by "+". A (site, name) in two
+    aliases is a `ValueError`."""
+    import pyarrow as pa
+
+    alias_of: dict[tuple[str, str], str] = {}
+    sites_of: dict[str, str] = {}
+    for alias, members in aliases.items():
+        members = list(members)
+        sites_of[alias] = "+".join(sorted({site for site, _ in members}))
+        for key in members:
+            if alias_of.get(key, alias) != alias:
+                raise ValueError(
+                    f"{key[0]}:{key[1]} is joined twice, as {alias_of[key]} and as {alias}"
+                )
+            alias_of[key] = alias
+    table = pa.table(
+        {
+            "site": pa.array([k[0] for k in alias_of], pa.string()),
+            "name": pa.array([k[1] for k in alias_of], pa.string()),
+            "alias": pa.array(list(alias_of.values()), pa.string()),
+            "sites": pa.array([sites_of[a] for a in alias_of.values()], pa.string()),
+        }
+    )
+    ws.con.register("hk_alias_rows", table)
+    ws.con.execute("CREATE OR REPLACE TEMP TABLE hk_alias AS SELECT * FROM hk_alias_rows")
+    ws.con.unregister("hk_alias_rows")
+    ws.aliased = bool(alias_of)

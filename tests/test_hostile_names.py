@@ -149,10 +149,12 @@ def test_stats_csv_neutralised_and_round_trips(hostile, tmp_path: Path) -> None:
     assert main(["stats", str(path), "--format", "csv", "-o", str(out)]) == 0
     assert main(["stats", str(path), "--format", "json", "-o", str(js)]) == 0
     raw = out.read_text(encoding="utf-8")
-    assert '"\'+1+2",USD,' in raw and '"\'-3",USD,' in raw and '"\'@SUM(1)",USD,' in raw
+    site = _rows(out)[1][1]
+    for name in ("+1+2", "-3", "@SUM(1)"):
+        assert f'"\'{name}",{site},USD,' in raw
     rows = _rows(out)
-    assert rows[0][:4] == ["player", "money", "money_unit", "hands"]
-    assert not any(c.startswith(FORMULA_START) for r in rows for c in r[:2])
+    assert rows[0][:5] == ["player", "site", "money", "money_unit", "hands"]
+    assert not any(c.startswith(FORMULA_START) for r in rows for c in r[:3])
     assert sorted(csv_value(r[0]) for r in rows[1:]) == sorted(names)
     # Numbers stay numbers: a negative net is written -24, not '-24.
     df = pd.read_csv(out)

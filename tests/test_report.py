@@ -273,7 +273,8 @@ def test_the_title_counts_undated_hands() -> None:
 @pytest.mark.skipif(not (CORPUS / "ipoker").is_dir(), reason="../shared/hands is absent")
 def test_the_title_spans_the_real_corpus_days() -> None:
     """Player11 plays a Merge freeroll of 22 June 2011 and an iPoker sit-and-go of 19 March
-    2012 (its <startdate>, UTC): every hand dated, the title spans both days."""
+    2012 (its <startdate>, UTC): every hand dated, the title spans both days. (Two sites'
+    names are two players: joined here as one.)"""
     from histkit.stats import load
 
     tables = load([CORPUS / "ipoker", CORPUS / "merge"], audit=True)
@@ -281,7 +282,10 @@ def test_the_title_spans_the_real_corpus_days() -> None:
     seats = tables["seats"].to_pandas()
     mine = hands[hands["hand_id"].isin(seats.loc[seats["player"] == "Player11", "hand_id"])]
     assert mine["started_at"].notna().all() and len(mine) > 100
-    text = build_report(tables, "Player11")
+    joined = {"Player11": [("ipoker", "Player11"), ("merge", "Player11")]}
+    with pytest.raises(ValueError, match="a player at 2 sites"):
+        build_report(tables, "Player11")
+    text = build_report(tables, "Player11", aliases=joined)
     assert re.findall(r"<h1>(.*)</h1>", text) == ["Player11: 22 Jun 2011 to 19 Mar 2012 (272 days)"]
 
 

@@ -332,7 +332,16 @@ def _json_sessions(found: list[dict[str, object]]) -> set[tuple[str, str, str]]:
     def minute(v: object) -> str:  # hands without a time are in a session without a start
         return "-" if v is None else str(v)[:16].replace("T", " ")
 
-    return {(str(r["player"]), str(r["session"]), minute(r["session_start"])) for r in found}
+    sites: dict[str, set[str]] = {}
+    for r in found:
+        sites.setdefault(str(r["player"]), set()).add(str(r["site"]))
+
+    def name(r: dict[str, object]) -> str:  # a name at several sites: as the text shows it
+        return (
+            f"{r['player']} ({r['site']})" if len(sites[str(r["player"])]) > 1 else str(r["player"])
+        )
+
+    return {(name(r), str(r["session"]), minute(r["session_start"])) for r in found}
 
 
 @pytest.mark.parametrize("player", [None, "Hero"])

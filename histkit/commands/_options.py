@@ -48,6 +48,9 @@ __all__ = [
     "game_option",
     "path_text",
     "input_bytes",
+    "accounting_line",
+    "add_alias_option",
+    "aliases_from",
     "plural",
     "progress_bar",
     "require_hands",
@@ -400,6 +403,43 @@ def check_site(site: str | None) -> str | None:
     return site
 
 
+def add_alias_option(p: argparse.ArgumentParser) -> None:
+    """`--alias NAME=SITE:NAME,SITE:NAME`: one player under several sites' names."""
+    p.add_argument(
+        "--alias",
+        action="append",
+        default=[],
+        metavar="NAME=SITE:NAME,...",
+        help="count these sites' players as one, called NAME (a player is a name at a "
+        "site: the same name at two sites is two players unless joined), e.g. --alias "
+        "Hero=pokerstars:Hero,wpn:Hero2; repeat for more",
+    )
+
+
+def aliases_from(values: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+    """The --alias values as {name: [(site, name), ...]}, or a usage error saying the form."""
+    from histkit.dialects import known_sites
+
+    out: dict[str, list[tuple[str, str]]] = {}
+    sites = known_sites()
+    for value in values:
+        alias, eq, members = value.partition("=")
+        pairs = [m.strip().partition(":") for m in members.split(",")] if eq else []
+        if not alias.strip() or not pairs or any(not c or not n for _, c, n in pairs):
+            raise UsageError(
+                f"--alias {value!r}: write NAME=SITE:NAME,SITE:NAME (e.g. "
+                "Hero=pokerstars:Hero,wpn:Hero2)"
+            )
+        bad = sorted({site for site, _, _ in pairs if site not in sites})
+        if bad:
+            raise UsageError(
+                f"--alias {value!r}: unknown site {', '.join(map(repr, bad))} "
+                f"(known: {', '.join(sites)})"
+            )
+        out.setdefault(alias.strip(), []).extend((site, name) for site, _, name in pairs)
+    return out
+
+
 JOBS_PER_CORE = 4  # --jobs above this many per core is refused
 
 
@@ -535,3 +575,34 @@ def progress_bar(
     ends (`total_bytes`: the input's size, for the share done and the time left; `total`:
     else the number of hands the work makes, for the same)."""
     return _Bar(enabled, desc, unit, total_bytes, total)
+
+
+def accounting_line(counts: dict[str, Any], *, counted: int) -> str:
+    """What a reading command made of its input, in one line, as `parse` counts it: hands
+    read (a copy of a hand read before counted once), skipped (other games), rejected,
+    files unreadable or of no known site; then the hands counted in the figures and why
+    any other is left out (the filters, or no player dealt in). `counts` as
+    `histkit.workspace.open_source` fills it ("stored": the database's hands; "kept": the
+    hands read, each once)."""
+    stored = counts.get("stored")
+    read = int(counts.get("read") or 0) if stored is None else int(stored)
+    copies = read - int(counts.get("kept", read))
+    held = "read" if stored is None else "the database holds"
+    parts = [f"{held} {plural(read, 'stud hand')}"]
+    if copies:
+        what = "a copy" if copies == 1 else "copies"
+        parts[0] += f" ({copies:,} of them {what} of a hand read before: each hand counted once)"
+    parts.append(f"{plural(int(counts.get('skipped', 0)), 'hand')} of other games skipped")
+    parts.append(f"{plural(int(counts.get('rejected', 0)), 'hand')} rejected")
+    parts.append(f"{plural(int(counts.get('unreadable', 0)), 'file')} unreadable")
+    if counts.get("unknown"):
+        parts.append(f"{plural(int(counts['unknown']), 'file')} of no known site")
+    distinct = read - copies
+    selected = int(counts.get("selected", distinct))
+    out = []
+    if distinct > selected:
+        out.append(f"{distinct - selected:,} not matching the filters")
+    if selected > counted:
+        out.append(f"{selected - counted:,} with no player (or not the player asked for) dealt in")
+    left = f"; left out: {', '.join(out)}" if out else ""
+    return f"Hands: {', '.join(parts)}; counted in the figures: {counted:,}{left}."

@@ -10,10 +10,13 @@ from histkit.commands._options import (
     EXIT_OK,
     ExamplesFormatter,
     UsageError,
+    accounting_line,
+    add_alias_option,
     add_filter_options,
     add_jobs_option,
     add_site_option,
     add_source_options,
+    aliases_from,
     check_jobs,
     check_output_file,
     filters_from,
@@ -62,6 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--player", metavar="NAME", help="the player to report on (default: hero)")
     add_filter_options(p)
     p.add_argument("--top", type=int, default=3, metavar="N", help="pots won/lost to replay")
+    add_alias_option(p)
     add_site_option(p)
     add_jobs_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
@@ -70,8 +74,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from histkit.atomic import atomic_write_text
-    from histkit.report import build_report
-    from histkit.sources import load, resolve_player
+    from histkit.report import report_of
+    from histkit.sources import resolve_player
+    from histkit.workspace import open_source
 
     check_output_file(args.output)  # said before the work, not after
     if args.top < 0:
@@ -79,11 +84,12 @@ def run(args: argparse.Namespace) -> int:
     filters = filters_from(args, player=None)
     jobs = check_jobs(args.jobs)
     source = source_from(args)
+    aliases = aliases_from(args.alias)
     counts: dict[str, Any] = {}
     try:
         size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
         with progress_bar(enabled=size > 0, desc="reading", total_bytes=size) as bar:
-            tables = load(
+            ws = open_source(
                 source,
                 filters=filters,
                 audit=True,
@@ -91,13 +97,17 @@ def run(args: argparse.Namespace) -> int:
                 jobs=jobs,
                 progress=bar.update,
                 counts=counts,
+                aliases=aliases,
             )
-        require_hands(args, source, tables, counts)
-        player = args.player
-        if player is not None:
-            player = resolve_player(player, tables["seats"]["player"].unique().to_pylist(),
-                                    source.describe())  # fmt: skip
-        html = build_report(tables, player, filters=filters, top=args.top)
+        with ws:
+            require_hands(args, source, counts["selected"], counts)
+            player = args.player
+            if player is not None:
+                names = [
+                    r[0] for r in ws.con.execute("SELECT DISTINCT player FROM seats").fetchall()
+                ]
+                player = resolve_player(player, [*names, *aliases], source.describe())
+            html, counted = report_of(ws, player, top=args.top)
     except ValueError as e:
         raise UsageError(str(e)) from None
     try:
@@ -106,4 +116,5 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
     if not args.quiet:
         print(terminal_text(f"Wrote {args.output} ({len(html) // 1024:,} KiB)."), file=sys.stderr)
+        print(terminal_text(accounting_line(counts, counted=counted)), file=sys.stderr)
     return EXIT_OK

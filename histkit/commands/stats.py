@@ -14,10 +14,13 @@ from histkit.commands._options import (
     EXIT_OK,
     ExamplesFormatter,
     UsageError,
+    accounting_line,
+    add_alias_option,
     add_filter_options,
     add_jobs_option,
     add_site_option,
     add_source_options,
+    aliases_from,
     check_jobs,
     check_output_file,
     filters_from,
@@ -149,9 +152,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="skip the replay (faster; no hi/lo scoop/split counts); from tables or the "
         "database: leave the stored audit unread",
     )
+    add_alias_option(p)
     add_site_option(p)
     add_jobs_option(p)
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no count of the hands"
+    )
     p.add_argument(
         "-o", "--output", type=path_text, metavar="FILE", help="write here instead of stdout"
     )
@@ -175,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
     filters = filters_from(args, player=args.player)
     jobs = check_jobs(args.jobs)
     source = source_from(args)
+    aliases = aliases_from(args.alias)
     counts: dict[str, Any] = {}
     try:
         size = input_bytes(source.paths) if source.kind == "text" and not args.quiet else 0
@@ -187,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
                 jobs=jobs,
                 progress=bar.update,
                 counts=counts,
+                aliases=aliases,
             )
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -201,7 +209,10 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         text = _output(args, source.describe(), facts)
+        counted = _hands(facts)
     _emit(text, args.output)
+    if not args.quiet:
+        print(terminal_text(accounting_line(counts, counted=counted)), file=sys.stderr)
     return EXIT_OK
 
 
@@ -233,14 +244,30 @@ def _output(args: argparse.Namespace, where: str, facts: Facts) -> str:
         return json.dumps(_records(stats), indent=2) + "\n"
     if args.format == "csv":
         return frame_csv(stats, _CsvLf)
-    text = _text(stats, args.by, n_hands=_hands(facts), sort=SORTS[args.sort], limit=args.limit)
+    shown = _with_sites(stats)
+    text = _text(shown, args.by, n_hands=_hands(facts), sort=SORTS[args.sort], limit=args.limit)
     if args.player:
         from histkit.stats import category_results
 
         by = args.by if args.by != "session" else None
         cats = category_results(facts=facts, by=by)
-        text += "".join(_detail(r, cats, by) for r in stats.to_dict(orient="records"))
+        rows = zip(stats.to_dict(orient="records"), shown["player"], strict=True)
+        text += "".join(_detail(r, cats, by, name) for r, name in rows)
     return text
+
+
+def _with_sites(stats: pd.DataFrame) -> pd.DataFrame:
+    """The rows with each name the text shows: a name found at more than one site is as
+    many players, each shown with its site ("Hero (pokerstars)")."""
+    sites = stats.groupby("player")["site"].nunique()
+    several = set(sites[sites > 1].index)
+    if not several:
+        return stats
+    names = [
+        f"{p} ({s})" if p in several else p
+        for p, s in zip(stats["player"], stats["site"], strict=True)
+    ]
+    return stats.assign(player=names)
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -447,7 +474,9 @@ def _table(header: list[str], rows: list[list[str]], *, left: int) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *[line(r) for r in rows]]
 
 
-def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str:
+def _detail(
+    r: dict[str, Any], cats: pd.DataFrame, by: str | None = None, name: str | None = None
+) -> str:
     """Every figure of one row, grouped as a stud player reads them; the starting hands
     of the row's own group (`by`: its stakes, table or game)."""
     from histkit.money import money_parts
@@ -465,7 +494,8 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str
     group = "".join(f", {k} {clip(str(r[k]))}" for k in ("game", "stakes", "table") if k in r)
     if "session" in r:
         group += f", session {r['session']} from {_cell(r['session_start'], 'time', unit, cur)}"
-    out = ["", f"== {clip(r['player'])} ({r['money']}{group}): {r['hands']:,} hands"]
+    who = clip(name or r["player"])
+    out = ["", f"== {who} ({r['money']}{group}): {r['hands']:,} hands"]
     out.append(
         f"3rd street: VPIP {pct('vpip')} · completed/raised {pct('complete_raise')} · "
         f"bring-in {pct('bring_in')} · steal {pct('steal')} of {plural(r['steal_opps'], 'spot')} · "
@@ -504,7 +534,11 @@ def _detail(r: dict[str, Any], cats: pd.DataFrame, by: str | None = None) -> str
         else:
             parts = " · ".join(f"{o} {r[c]}" for o, c in zip(HILO_OUTCOMES, cols, strict=True))
             out.append(f"hi/lo: {r['hilo_showdowns_won']} showdowns won: {parts}")
-    mine = cats[(cats["player"] == r["player"]) & (cats["money_unit"] == r["money_unit"])]
+    mine = cats[
+        (cats["player"] == r["player"])
+        & (cats["site"] == r["site"])
+        & (cats["money_unit"] == r["money_unit"])
+    ]
     for key in ("game", by):
         if key and key in r and key in mine:
             mine = mine[mine[key] == r[key]]
