@@ -507,7 +507,8 @@ def category_results(
     # trips come last in every game, as razz ranks them)
     order = {c: i for cats in CATEGORIES.values() for i, c in enumerate(cats)}
     out["_o"] = out["category"].map(order)
-    out = out.sort_values([*keys, "_o"], kind="stable").drop(columns="_o")
+    # (a tie, razz's rolled-up trips and another game's "other", by name, as before)
+    out = out.sort_values([*keys, "_o", "category"], kind="stable").drop(columns="_o")
     return out.rename(columns={"player_site": "site"}).reset_index(drop=True)
 
 
