@@ -446,7 +446,7 @@ def test_report_and_simulate_outputs_are_whole_or_absent(
     def broken(*args, **kw):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(histkit.report, "build_report", broken)
+    monkeypatch.setattr(histkit.report, "report_of", broken)
     assert main(["report", str(hands), "-o", str(report)]) == 130
     real_write = histkit.simulate.write_session
 

@@ -33,7 +33,7 @@ def test_player_stats_columns_are_the_registry_in_order() -> None:
         collects="B:6",
     )
     st = player_stats(tables_from([h]))
-    assert list(st.columns) == ["player", "money", "money_unit", *columns()]
+    assert list(st.columns) == ["player", "site", "money", "money_unit", *columns()]
     # streets laid out street by street, as the columns always were
     assert list(columns()).index("af_3") == list(columns()).index("afq_3") + 1
     assert list(columns()).index("afq_4") == list(columns()).index("check_raise_3") + 1

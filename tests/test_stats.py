@@ -749,8 +749,8 @@ def test_cli_player_game_by_and_csv(constructed_file, capsys) -> None:  # type: 
         main(["stats", constructed_file, "--player", "B", "--by", "game", "--format", "csv"]) == 0
     )
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].startswith("player,money,money_unit,game,hands,vpip")
-    assert sorted(line.split(",")[3] for line in lines[1:]) == ["stud", "stud_hilo"]
+    assert lines[0].startswith("player,site,money,money_unit,game,hands,vpip")
+    assert sorted(line.split(",")[4] for line in lines[1:]) == ["stud", "stud_hilo"]
     assert main(["stats", constructed_file, "--game", "razz"]) == 2  # nothing matched
     assert "no hands match --game razz" in capsys.readouterr().err
     assert main(["stats", constructed_file, "--player", "nobody"]) == 2
