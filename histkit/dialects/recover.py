@@ -34,6 +34,7 @@ a seat line, and a hand whose reading fails for another reason (`HandSink.build`
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from histkit.dialects.builder import FrameError, HandError, LineReader, clip_line
@@ -256,24 +257,27 @@ def _seat_like(d: Dialect, line: str) -> bool:
 def _missing_before(matcher: LineMatcher, row: Row, line: str) -> str | None:
     """The one line kind whose absence puts `line` out of place: the first terminal (in
     the parser's order) after which the state takes the line; None when there is none."""
-    for name, nxt in row[4].items():
-        if nxt < 0 or name == _SEAT:
-            continue
-        after = matcher.rows[nxt] or matcher.row(nxt)
-        if after is None:
-            continue
-        hit = _read(matcher, after, line)
-        if hit is not None and after[4][hit[0]] >= 0:
-            return name
-    return None
+    return _taken_after(matcher, row, line, lambda name: name != _SEAT)
 
 
 def _street_before(matcher: LineMatcher, row: Row, line: str, street: Street) -> str | None:
     """A later street's marker that the state takes, and after which it takes `line`: a
     line its handler refused on this street may be of the next one."""
+
+    def later(name: str) -> bool:
+        after = _STREETS.get(name)
+        return after is not None and after > street
+
+    return _taken_after(matcher, row, line, later)
+
+
+def _taken_after(
+    matcher: LineMatcher, row: Row, line: str, allowed: Callable[[str], bool]
+) -> str | None:
+    """The first terminal `allowed` (in the parser's order) that the state takes and after
+    which the state takes `line`; None when there is none."""
     for name, nxt in row[4].items():
-        after_street = _STREETS.get(name)
-        if nxt < 0 or after_street is None or after_street <= street:
+        if nxt < 0 or not allowed(name):
             continue
         after = matcher.rows[nxt] or matcher.row(nxt)
         if after is None:

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from histkit.cards import Card
 from histkit.model import (
+    GAP_NOTES,
     Action,
     ActionKind,
     BettingCapped,
@@ -591,33 +592,25 @@ class HandState(StateViews):
                 line=line,
                 blame=(self.index[player],) if player in self.index else (),
             )
-        elif kind is NoteKind.UNREAD:
+        elif kind in GAP_NOTES:
             self.unread += 1
-            self.report(
-                Code.LINE_NOT_UNDERSTOOD,
-                f"Line {line} is read without: {reason or repr(text)}.",
-                reported=text,
-                line=line,
-                severity=Severity.WARNING,
+            if kind is NoteKind.UNREAD:
+                self.report(
+                    Code.LINE_NOT_UNDERSTOOD,
+                    f"Line {line} is read without: {reason or repr(text)}.",
+                    reported=text,
+                    line=line,
+                    severity=Severity.WARNING,
+                )
+                return
+            message = (
+                f"The record lacks {text} before line {line}; the hand is read without it."
+                if kind is NoteKind.MISSING
+                else f"The hand's text stops at line {line} (cut short?); its format still "
+                f"requires {text}."
             )
-        elif kind is NoteKind.MISSING:
-            self.unread += 1
             self.report(
-                Code.LINE_MISSING,
-                f"The record lacks {text} before line {line}; the hand is read without it.",
-                expected=text,
-                line=line,
-                severity=Severity.WARNING,
-            )
-        elif kind is NoteKind.CUT:
-            self.unread += 1
-            self.report(
-                Code.LINE_MISSING,
-                f"The hand's text stops at line {line} (cut short?); its format still "
-                f"requires {text}.",
-                expected=text,
-                line=line,
-                severity=Severity.WARNING,
+                Code.LINE_MISSING, message, expected=text, line=line, severity=Severity.WARNING
             )
 
     def on_uncalled(self, player: str, amount: int, line: int) -> None:
