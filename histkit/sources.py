@@ -530,27 +530,35 @@ def _db_tables(con: Any) -> dict[str, list[str]]:
     return out
 
 
-def _sql_where(f: Filters | None, present: dict[str, list[str]]) -> tuple[str, list[Any]]:
-    """The WHERE clause (on `hands`) of the simple filters, and its parameters."""
-    if f is None:
-        return "", []
+def hand_terms(f: Filters, prefix: str = "") -> tuple[list[str], list[Any]]:
+    """The SQL terms on the `hands` columns of the simple filters (site, game, table,
+    tournament, dates), each column after `prefix` (a table alias and its dot), and their
+    parameters."""
     from histkit.selection import utc
 
     terms: list[str] = []
     params: list[Any] = []
     for column, value in (("site", f.site), ("game", f.game), ('"table"', f.table)):
         if value:
-            terms.append(f"{column} = ?")
+            terms.append(f"{prefix}{column} = ?")
             params.append(value)
     if f.tournament is not None:
-        terms.append("is_tournament = ?")
+        terms.append(f"{prefix}is_tournament = ?")
         params.append(f.tournament)
     if f.since is not None:
-        terms.append("started_at >= ?")
+        terms.append(f"{prefix}started_at >= ?")
         params.append(utc(f.since).to_pydatetime())
     if f.until is not None:
-        terms.append("started_at <= ?")
+        terms.append(f"{prefix}started_at <= ?")
         params.append(utc(f.until).to_pydatetime())
+    return terms, params
+
+
+def _sql_where(f: Filters | None, present: dict[str, list[str]]) -> tuple[str, list[Any]]:
+    """The WHERE clause (on `hands`) of the simple filters, and its parameters."""
+    if f is None:
+        return "", []
+    terms, params = hand_terms(f)
     if f.player and "seats" in present:
         both = "site" in present["seats"] and "site" in present["hands"]
         key = "site, hand_id" if both else "hand_id"

@@ -473,24 +473,11 @@ def select(ws: Workspace, filters: Filters | None) -> int:
     his spots are judged with everyone at the table; here, the hands he sat in), with
     their labels (`money`, `stakes`) and `rake` counting any fee. Returns how many."""
     from histkit.money import money_label, stakes_label
-    from histkit.selection import Filters, utc
+    from histkit.selection import Filters
+    from histkit.sources import hand_terms
 
     f = filters or Filters()
-    terms: list[str] = []
-    params: list[Any] = []
-    for column, value in (("site", f.site), ("game", f.game), ('"table"', f.table)):
-        if value:
-            terms.append(f"h.{column} = ?")
-            params.append(value)
-    if f.tournament is not None:
-        terms.append("h.is_tournament = ?")
-        params.append(f.tournament)
-    if f.since is not None:
-        terms.append("h.started_at >= ?")
-        params.append(utc(f.since).to_pydatetime())
-    if f.until is not None:
-        terms.append("h.started_at <= ?")
-        params.append(utc(f.until).to_pydatetime())
+    terms, params = hand_terms(f, "h.")
     if f.player:
         joined = (
             " OR EXISTS (SELECT 1 FROM hk_alias a WHERE a.site = s.site AND a.name = s.player "
