@@ -245,7 +245,7 @@ def _closing_client_class() -> type[Client]:
     if _CLOSING_CLIENT is None:
         base: type[Client] = distributed_module().Client
 
-        class Client(base):  # type: ignore[valid-type,misc]
+        class Client(base):  # type: ignore[valid-type,misc,unused-ignore]
             def start(self, **kwargs: Any) -> None:
                 try:
                     super().start(**kwargs)
