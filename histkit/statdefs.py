@@ -15,6 +15,7 @@ from enum import StrEnum
 
 __all__ = [
     "STATS",
+    "LATER_STREETS",
     "STREETS",
     "Kind",
     "Stat",
@@ -26,6 +27,7 @@ __all__ = [
 ]
 
 STREETS: tuple[int, ...] = (3, 4, 5, 6, 7)
+LATER_STREETS: tuple[int, ...] = (4, 5, 6, 7)
 
 
 class Kind(StrEnum):
@@ -208,6 +210,38 @@ STATS: tuple[Stat, ...] = (
         doc_numerator="hands where the player checked first and then raised on the street",
         doc_denominator="hands where the player checked first and acted again on the street "
         "(someone bet behind)",
+    ),
+    Stat(
+        "cbet_{s}", Kind.SHARE, "Continuation bet on {s}", ("cbet_{s}",), ("cbet_opp_{s}",),
+        streets=LATER_STREETS,
+        help="the previous street's last aggressor bet first when no bet was made before his "
+        "turn",
+        doc_numerator="hands where the player, the previous street's last aggressor, bet at "
+        "his first turn on the street",
+        doc_denominator="hands where the player was the previous street's last aggressor "
+        "(completion, bet or raise) and his first turn on the street came with no bet made",
+        doc_counts="on 4th the aggressor of 3rd (the completion counts); the bring-in is no "
+        "aggression; a check then a raise is no continuation bet",
+    ),
+    Stat(
+        "fold_to_cbet_{s}", Kind.SHARE, "Fold to a continuation bet on {s}",
+        ("fold_to_cbet_{s}",), ("fold_to_cbet_opp_{s}",), streets=LATER_STREETS,
+        help="folded at the first turn facing a continuation bet (not yet raised)",
+        doc_numerator="hands where the player's first turn facing the continuation bet was "
+        "a fold",
+        doc_denominator="hands where the player had a turn facing a continuation bet, no "
+        "raise made after it",
+        doc_counts="facing a raise of the continuation bet is not facing it",
+    ),
+    Stat(
+        "donk_{s}", Kind.SHARE, "Donk bet on {s}", ("donk_{s}",), ("donk_opp_{s}",),
+        streets=LATER_STREETS,
+        help="led (bet first) into the previous street's last aggressor, acting before him",
+        doc_numerator="hands where the player bet at his first turn on the street, before "
+        "the previous street's last aggressor had acted",
+        doc_denominator="hands where the player's first turn on the street came with no bet "
+        "made and the previous street's last aggressor (another player) still to act on it",
+        doc_counts="an aggressor all-in (no turn) leaves no chance",
     ),
     Stat(
         "showdowns", Kind.COUNT, "Showdowns", ("showdown",),

@@ -15,9 +15,17 @@ Definitions: docs/stats.md (made from `histkit.statdefs`).
 
 from __future__ import annotations
 
-from histkit.statdefs import STREETS
+from histkit.statdefs import LATER_STREETS, STREETS
 
-__all__ = ["COUNTERS", "FACT_FLAGS", "HILO_OUTCOMES", "facts_sql", "sums_sql"]
+__all__ = [
+    "COUNTERS",
+    "FACT_FLAGS",
+    "LEAD_FLAGS",
+    "LEAD_STREETS",
+    "HILO_OUTCOMES",
+    "facts_sql",
+    "sums_sql",
+]
 
 AGGRESSIVE = ("bet", "raise", "complete")
 VOLUNTARY = ("call", "bet", "raise", "complete")
@@ -70,6 +78,14 @@ for _s in STREETS:
     COUNTERS[f"calls_{_s}"] = f"calls_{_s}"
     COUNTERS[f"folds_{_s}"] = f"folds_{_s}"
     for _f in ("fold_to_bet_opp", "fold_to_bet", "check_raise_opp", "check_raise"):
+        COUNTERS[f"{_f}_{_s}"] = f"CAST({_f}_{_s} AS BIGINT)"
+#: The per-street flags of 4th to 7th street facing the previous street's aggressor.
+LEAD_FLAGS: tuple[str, ...] = (
+    "cbet_opp", "cbet", "fold_to_cbet_opp", "fold_to_cbet", "donk_opp", "donk",
+)  # fmt: skip
+LEAD_STREETS = LATER_STREETS
+for _s in LEAD_STREETS:
+    for _f in LEAD_FLAGS:
         COUNTERS[f"{_f}_{_s}"] = f"CAST({_f}_{_s} AS BIGINT)"
 
 _RANK = (
@@ -239,6 +255,64 @@ pst AS (
 )"""
 
 
+def _leads() -> str:
+    """4th to 7th street against the previous street's last aggressor: his continuation
+    bet (he bets first, nobody having bet before his turn), each player's first answer to
+    it, and a lead into him by a player who acts before him (a donk bet)."""
+    per = []
+    for s in LEAD_STREETS:
+        on = f"street = {s}"
+        per += [f"coalesce(bool_or({f}) FILTER ({on}), false) AS {f}_{s}" for f in LEAD_FLAGS]
+    columns = ",\n        ".join(per)
+    return f"""
+first_act AS (
+    SELECT site, hand_id, street, player, seq, aggr, kind, n_aggr_before FROM a
+    WHERE player IS NOT NULL AND street > 3
+    QUALIFY row_number() OVER (PARTITION BY site, hand_id, street, player ORDER BY seq) = 1
+),
+last_aggr AS (
+    SELECT site, hand_id, street + 1 AS street, player AS aggressor FROM a
+    WHERE aggr AND player IS NOT NULL AND street < 7
+    QUALIFY row_number() OVER (PARTITION BY site, hand_id, street ORDER BY seq DESC) = 1
+),
+lead_spots AS (
+    SELECT fa.site, fa.hand_id, fa.street, fa.player, fa.seq,
+        fa.player = la.aggressor AND fa.n_aggr_before = 0 AS cbet_opp,
+        fa.player = la.aggressor AND fa.n_aggr_before = 0 AND fa.aggr AS cbet,
+        fa.player <> la.aggressor AND fa.n_aggr_before = 0 AND ag.seq > fa.seq AS donk_opp,
+        fa.player <> la.aggressor AND fa.n_aggr_before = 0 AND ag.seq > fa.seq
+            AND fa.aggr AS donk
+    FROM first_act fa
+    JOIN last_aggr la ON la.site = fa.site AND la.hand_id = fa.hand_id
+        AND la.street = fa.street
+    LEFT JOIN first_act ag ON ag.site = fa.site AND ag.hand_id = fa.hand_id
+        AND ag.street = fa.street AND ag.player = la.aggressor
+),
+cbets AS (SELECT site, hand_id, street, player AS bettor FROM lead_spots WHERE cbet),
+cbet_answers AS (
+    SELECT x.site, x.hand_id, x.street, x.player, true AS fold_to_cbet_opp,
+        arg_min(x.kind, x.seq) = 'fold' AS fold_to_cbet
+    FROM a x JOIN cbets c ON c.site = x.site AND c.hand_id = x.hand_id
+        AND c.street = x.street
+    WHERE x.player IS NOT NULL AND x.player <> c.bettor AND x.n_aggr_before = 1
+    GROUP BY x.site, x.hand_id, x.street, x.player
+),
+lead AS (
+    SELECT site, hand_id, player,
+        {columns}
+    FROM (
+        SELECT coalesce(l.site, c.site) AS site, coalesce(l.hand_id, c.hand_id) AS hand_id,
+            coalesce(l.player, c.player) AS player, coalesce(l.street, c.street) AS street,
+            coalesce(l.cbet_opp, false) AS cbet_opp, coalesce(l.cbet, false) AS cbet,
+            coalesce(l.donk_opp, false) AS donk_opp, coalesce(l.donk, false) AS donk,
+            coalesce(c.fold_to_cbet_opp, false) AS fold_to_cbet_opp,
+            coalesce(c.fold_to_cbet, false) AS fold_to_cbet
+        FROM lead_spots l FULL JOIN cbet_answers c ON c.site = l.site
+            AND c.hand_id = l.hand_id AND c.street = l.street AND c.player = l.player
+    ) GROUP BY site, hand_id, player
+)"""
+
+
 def _allin(has_ev: bool) -> str:
     if not has_ev:
         return """
@@ -365,6 +439,8 @@ def facts_sql(*, has_ev: bool, has_awards: bool) -> str:
         street_cols += [f"coalesce(p.folds_{s}, 0) AS folds_{s}"]
         for flag in ("fold_to_bet_opp", "fold_to_bet", "check_raise_opp", "check_raise"):
             street_cols.append(f"coalesce(p.{flag}_{s}, false) AS {flag}_{s}")
+    for s in LEAD_STREETS:
+        street_cols += [f"coalesce(ld.{f}_{s}, false) AS {f}_{s}" for f in LEAD_FLAGS]
     saw = ", ".join(f"coalesce(f.last_street, 3) >= {s} AS saw_{s}" for s in (4, 5, 6, 7))
     hilo = (
         "CASE WHEN f.game = 'stud_hilo' AND f.won_showdown THEN coalesce(hl.kind, "
@@ -379,6 +455,7 @@ WITH {_betting()},
 {_seats()},
 {_third_street()},
 {_streets()},
+{_leads()},
 {_allin(has_ev)},
 {_categories()},
 {_hilo(has_awards)},
@@ -431,6 +508,7 @@ LEFT JOIN t3 t ON {key.format("t")}
 LEFT JOIN steals st ON {key.format("st")}
 LEFT JOIN answers an ON {key.format("an")}
 LEFT JOIN pst p ON {key.format("p")}
+LEFT JOIN lead ld ON {key.format("ld")}
 LEFT JOIN ev ON {key.format("ev")}
 LEFT JOIN shape k ON {key.format("k")}
 LEFT JOIN hilo hl ON {key.format("hl")}
