@@ -50,6 +50,10 @@ STUD_CATEGORIES = ("studhi", "studhilo", "razz")
 
 Row = dict[str, Any]
 
+#: DerivedStats' per-hand flags that FPDB's HandsPlayers table does not store (its donk
+#: bets on "flop", "turn" and "river": 4th, 5th and 6th street in stud).
+UNSTORED = tuple(f"flg_{x}_donk{y}" for x in "ftr" for y in ("", "_opp"))
+
 
 @dataclass(frozen=True)
 class Pair:
@@ -63,6 +67,7 @@ class Pair:
     fpdb_name: str
     histkit: Callable[[Row], Any]
     fpdb: Callable[[Row], Any]
+    note: str = ""
 
 
 def _b(v: Any) -> bool:
@@ -82,37 +87,70 @@ def _count(name: str) -> Callable[[Row], int]:
     return lambda r: int(r[name] or 0)
 
 
-def _same(stat: str, histkit: str, fpdb: str) -> Pair:
+def _same(stat: str, histkit: str, fpdb: str, note: str = "") -> Pair:
     """A flag of each side, compared as it is."""
-    return Pair(stat, histkit, fpdb, _flag(histkit), _flag(fpdb))
+    return Pair(stat, histkit, fpdb, _flag(histkit), _flag(fpdb), note)
+
+
+# Why the two sides differ where they do, found by reading each disagreement of the last
+# run on ../shared/hands and FPDB's DerivedStats (docs/stats.md, "Compared with FPDB").
+_ANTE = (
+    "a player all-in on the ante (PokerStars 241636097024) sees every street dealt; FPDB "
+    "counts him on none"
+)
+_COMPLETES = (
+    "FPDB's 3rd-street aggressor is its last `bets`/`raises`: a completion written "
+    "`completes` (Everleaf, PokerStars, Full Tilt ...) makes none, iPoker's (`bets`) does"
+)
+_NOT_DEALT = "FPDB gives the chance on streets never dealt (the hand over before them)"
+_THIRD = "FPDB takes 3rd street's aggressor on every street, histkit the previous street's"
 
 
 def _pairs() -> tuple[Pair, ...]:
     out = [
         _same("VPIP", "vpip", "street0VPI"),
         _same("completed or raised on 3rd", "complete_raise", "street0Aggr"),
-        # FPDB's stud levels start at 0 (the bring-in is no level): the completion is its
-        # level 1, a raise of it its "2B" (histkit's 3-bet), a re-raise its "3B"
-        _same("3-bet chance (facing a completion)", "three_bet_opp", "street0_2BChance"),
+        _same(
+            "3-bet chance (facing a completion)", "three_bet_opp", "street0_2BChance",
+            "FPDB's stud raise levels start at 0 (the bring-in is none), so its 2B is "
+            "histkit's 3-bet. FPDB gives no chance to the last player facing an all-in "
+            "completion nobody can raise (iPoker 4044980507); histkit counts one",
+        ),
         _same("3-bet (raised the completion)", "three_bet", "street0_2BDone"),
-        # FPDB's stud steal seats are the last three to act before the bring-in, by seat;
-        # histkit's steal spot is by door card (docs/stats.md)
-        _same("steal chance", "steal_opp", "stealChance"),
-        _same("steal", "steal", "stealDone"),
-        # the bring-in is FPDB's small-blind seat ("S") in stud
-        _same("bring-in faced a steal", "fold_to_steal_opp", "foldSbToStealChance"),
-        _same("bring-in folded to a steal", "fold_to_steal", "foldedSbToSteal"),
-    ]
-    out += [_same(f"saw {s}th", f"saw_{s}", f"street{s - 3}Seen") for s in (4, 5, 6, 7)]
+        _same(
+            "steal chance", "steal_opp", "stealChance",
+            "**different definitions**: FPDB's steal seats are the last three to act before "
+            "the bring-in, whatever the cards; histkit's steal spot is a first-in turn whose "
+            "door card beats every door card still to act",
+        ),
+        _same("steal", "steal", "stealDone", "follows from the steal spots"),
+        _same(
+            "bring-in faced a steal", "fold_to_steal_opp", "foldSbToStealChance",
+            "the bring-in is FPDB's small-blind seat (S) in stud; differs only where the "
+            "steal spots differ",
+        ),
+        _same("bring-in folded to a steal", "fold_to_steal", "foldedSbToSteal",
+              "as the steal spots"),
+    ]  # fmt: skip
+    out += [_same(f"saw {s}th", f"saw_{s}", f"street{s - 3}Seen", _ANTE) for s in (4, 5, 6, 7)]
     out += [
-        _same("showdown", "showdown", "sawShowdown"),
+        _same(
+            "showdown", "showdown", "sawShowdown",
+            f"{_ANTE}; two Everleaf players who called the last bet and wrote \"does not "
+            "show cards\" (285997876, 286000080): FPDB counts a showdown, histkit none, "
+            "against its own definition (showed or mucked)",
+        ),
         Pair(
             "won at showdown", "won_showdown", "wonAtSD", _flag("won_showdown"),
             lambda r: _b(r["sawShowdown"]) and _b(r["wonAtSD"]),
+            "iPoker players paid nothing (`win=\"0\"`): FPDB's iPoker reader makes every "
+            "player a collectee, 0 included, and DerivedStats marks every collectee as won; "
+            "and the all-in ante player",
         ),
         Pair(
             "won when saw 4th", "won_saw_4", "wonWhenSeenStreet1", _flag("won_saw_4"),
             lambda r: _b(r["street1Seen"]) and _b(r["wonWhenSeenStreet1"]),
+            "the same FPDB fault (iPoker players who won nothing); and the all-in ante player",
         ),
     ]  # fmt: skip
     for s in (3, 4, 5, 6, 7):
@@ -134,8 +172,52 @@ def _pairs() -> tuple[Pair, ...]:
                   f"street{n}CheckCallRaiseChance"),
             _same(f"check-raise on {s}", f"check_raise_{s}", f"street{n}CheckRaiseDone"),
             _same(f"facing a bet on {s}", f"fold_to_bet_opp_{s}", f"otherRaisedStreet{n}"),
-            _same(f"fold to a bet on {s}", f"fold_to_bet_{s}", f"foldToOtherRaisedStreet{n}"),
+            _same(
+                f"fold to a bet on {s}", f"fold_to_bet_{s}", f"foldToOtherRaisedStreet{n}",
+                "histkit counts the first action facing a bet, FPDB a fold after any "
+                "other player's bet or raise (PartyPoker 11792805420: two called the bet, "
+                "then folded to a raise)",
+            ),
         ]  # fmt: skip
+    # the previous street's aggressor and the bets at him (docs/stats.md, "The stats
+    # trackers have")
+    for s in (4, 5, 6, 7):
+        n = s - 3
+        later = "" if s == 4 else f"; {_THIRD}"
+        out += [
+            _same(
+                f"continuation bet chance on {s}", f"cbet_opp_{s}", f"street{n}CBChance",
+                f"{_COMPLETES}; {_NOT_DEALT}, and when a bet came before his turn{later}",
+            ),
+            _same(
+                f"continuation bet on {s}", f"cbet_{s}", f"street{n}CBDone",
+                f"the aggressor as above; FPDB counts a check then a raise as done{later}",
+            ),
+            _same(
+                f"facing a continuation bet on {s}", f"fold_to_cbet_opp_{s}",
+                f"foldToStreet{n}CBChance",
+                "the aggressor as above; FPDB counts every player's first action after the "
+                f"bet, raised before his turn or not{later}",
+            ),
+            _same(
+                f"fold to a continuation bet on {s}", f"fold_to_cbet_{s}",
+                f"foldToStreet{n}CBDone", f"as facing it{later}",
+            ),
+        ]  # fmt: skip
+    donk = {
+        4: "FPDB's aggressor is 3rd street's (a `completes` is none, as for the continuation "
+        "bet); its chance goes to every player acting before him, a bet made before their "
+        "turn or not",
+        5: "FPDB computes no donk bet on 5th in stud (its turn statistics stop where the "
+        "street is not named TURN): never set",
+        6: "FPDB's river is 6th street; with no aggressor on 5th it takes 4th's or 3rd's, "
+        "where histkit has no aggressor and no chance",
+    }
+    for s, x in ((4, "f"), (5, "t"), (6, "r")):
+        out += [
+            _same(f"donk bet chance on {s}", f"donk_opp_{s}", f"flg_{x}_donk_opp", donk[s]),
+            _same(f"donk bet on {s}", f"donk_{s}", f"flg_{x}_donk", "as the chance"),
+        ]
     return tuple(out)
 
 
@@ -164,10 +246,23 @@ def fpdb_dump(fpdb_dir: Path, paths: Sequence[str], out: Path) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(fpdb_dir))
     os.chdir(fpdb_dir)  # it finds HUD_config.xml and its SQL beside itself
+    from fpdb_3_legacy import DerivedStats
     from fpdb_3_legacy.Configuration import Config
     from fpdb_3_legacy.Database import Database
     from fpdb_3_legacy.Importer import Importer
 
+    # flags DerivedStats computes but HandsPlayers has no column for (the donk bets),
+    # taken from its per-hand result as the import computes it
+    unstored: dict[tuple[str, str], dict[str, Any]] = {}
+    get_stats = DerivedStats.DerivedStats.getStats
+
+    def keep_unstored(self: Any, hand: Any) -> None:
+        get_stats(self, hand)
+        number = "".join(c for c in str(hand.handid) if c.isdigit()).lstrip("0")
+        for player, flags in self.handsplayers.items():
+            unstored[(number, player)] = {k: flags.get(k) for k in UNSTORED}
+
+    DerivedStats.DerivedStats.getStats = keep_unstored
     cfg = Config(file="HUD_config.xml")
     db_file = str(tmp / "fpdb.sqlite3")
     params = cfg.get_db_parameters()
@@ -211,6 +306,9 @@ def fpdb_dump(fpdb_dir: Path, paths: Sequence[str], out: Path) -> None:
             actions.setdefault(str(hand), []).append([street, player, action])
         for r in got:
             r["file"] = str(f)
+            number = str(r["site_hand_no"]).lstrip("0")
+            r.update(unstored.get((number, str(r["player_name"])), dict.fromkeys(UNSTORED)))
+        unstored.clear()
         rows += got
         cats = sorted({str(r["category"]) for r in got})
         files.append({"file": str(f), "added": bool(added), "result": list(result or ()),
@@ -395,7 +493,10 @@ def compare(
               if _alike(hk_actions.get(h, [])) != _alike(theirs_acts.get(h, []))}  # fmt: skip
     both = [k for k in paired if k[:2] not in differ]
     results = []
+    have = set(hk[0]) if hk else set()
     for p in PAIRS:
+        if p.histkit_name not in have:  # a histkit without that statistic yet
+            continue
         n = ok = 0
         bad = []
         for k in both:
@@ -450,12 +551,33 @@ def _table(results: list[Result]) -> list[str]:
     return [line(head), line(tuple("-" * w for w in widths)), *map(line, rows)]
 
 
+def markdown(results: list[Result]) -> list[str]:
+    """docs/stats.md's table of the run: each statistic, how many player-hands were
+    compared and agreed, how many only histkit / only FPDB counted, and why."""
+    out = [
+        "| statistic | histkit | FPDB field | compared | agreeing | only histkit / only FPDB "
+        "| why they differ |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        mine = sum(1 for _, x, y in r.disagreements if x is True and y is False)
+        theirs = sum(1 for _, x, y in r.disagreements if x is False and y is True)
+        split = f"{mine} / {theirs}" if r.disagreements else ""
+        if r.disagreements and mine + theirs < len(r.disagreements):
+            split = f"{len(r.disagreements)} differ"
+        why = r.pair.note.replace("|", "\\|") if r.disagreements else ""
+        out.append(f"| {r.pair.stat} | `{r.pair.histkit_name}` | `{r.pair.fpdb_name}` | "
+                   f"{r.compared:,} | {r.agreeing:,} | {split} | {why} |")  # fmt: skip
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "paths", nargs="*", help="hand-history files or folders (default ../shared/hands)"
     )
     ap.add_argument("--json", help="also write the figures and disagreements to this file")
+    ap.add_argument("--markdown", help="also write docs/stats.md's table of the run here")
     ap.add_argument("--fpdb-dump", help=argparse.SUPPRESS)
     ap.add_argument("--fpdb-dir", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -510,6 +632,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{len(r.disagreements)} disagreements (histkit, FPDB)")  # fmt: skip
             for (site, hand, player), x, y in r.disagreements:
                 print(f"  {site} {hand} {player}: {x} {y}")
+    if a.markdown:
+        Path(a.markdown).write_text("\n".join(markdown(results)) + "\n", encoding="utf-8")
     if a.json:
         Path(a.json).write_text(json.dumps({
             "paired_hands": unpaired["hands_paired"], "paired_player_hands": unpaired["paired"],

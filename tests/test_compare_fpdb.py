@@ -20,6 +20,7 @@ from benchmarks.compare_fpdb import (
     first_difference,
     fpdb_found,
     hand_key,
+    markdown,
     player_key,
 )
 from tests.conftest import ROOT
@@ -99,6 +100,10 @@ def test_compare_counts_agreement_and_names_each_disagreement() -> None:
     assert (vpip.compared, vpip.agreeing) == (2, 1)
     assert vpip.disagreements == ((("merge", "12", "B"), True, False),)
     assert unpaired["hands_alike"] == 1 and not unpaired["histkit_only"]
+    table = markdown(results)
+    row = next(x for x in table if x.startswith("| VPIP |"))
+    assert row.startswith("| VPIP | `vpip` | `street0VPI` | 2 | 1 | 1 / 0 |")
+    assert next(x for x in table if "`complete_raise`" in x).endswith("| 2 | 2 |  |  |")
 
 
 def test_hands_read_differently_are_not_compared() -> None:
