@@ -28,6 +28,7 @@ from histkit.model import (
     ActionKind,
     Deal,
     Hand,
+    Muck,
     NoteKind,
     SeatOutcome,
     Show,
@@ -466,6 +467,7 @@ class TableBuilder:
         community: str | None = None
         dealt_slots: dict[str, list[int]] = {}  # player -> row indices of cards in deal order
         shown: dict[str, tuple[Any, ...]] = {}
+        mucked: set[str] = set()  # mucked at the showdown (not a declined show)
         seq = 0
         all_in = False
         # a record without deal lines (Everleaf, Winamax's play-money export): who was dealt
@@ -503,6 +505,8 @@ class TableBuilder:
                 if e.community is not None:
                     community = str(e.community)
                     self._card_row(hid, None, max_street, e.community, True, "community", e.line)
+            elif isinstance(e, Muck) and not e.declined:
+                mucked.add(e.player)
             elif isinstance(e, Show):
                 shown[e.player] = e.cards
                 self._fill_from_show(
@@ -571,12 +575,17 @@ class TableBuilder:
         s = self._cols["seats"]
         s["site"].extend([site] * len(hand.seats))
         s["money_unit"].extend([money_unit] * len(hand.seats))
+        # a muck is at a showdown where two or more did not fold (a site that writes no
+        # summary says so only by the muck line: Everleaf's "does not show cards")
+        contested = len(dealt - folded.keys()) >= 2
         for seat in hand.seats:
             p = seat.player
             put, got = paid_in.get(p, 0), taken.get(p, 0)
             res = results.get(p)
-            at_showdown = p in shown or (
-                res is not None and res.outcome in (SeatOutcome.SHOWED, SeatOutcome.MUCKED)
+            at_showdown = (
+                p in shown
+                or (p in mucked and contested)
+                or (res is not None and res.outcome in (SeatOutcome.SHOWED, SeatOutcome.MUCKED))
             )
             s["hand_id"].append(hid)
             s["seat"].append(seat.seat)

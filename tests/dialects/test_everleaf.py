@@ -181,6 +181,21 @@ def test_corpus_facts(corpus: list[Hand | ParseIssue]) -> None:
 
 
 @needs_everleaf
+def test_a_muck_at_the_showdown_is_at_the_showdown(corpus: list[Hand | ParseIssue]) -> None:
+    """Everleaf writes no summary: "does not show cards" after a called bet is the only
+    word that the player was at the showdown (FPDB's sawShowdown agrees), while the same
+    words from a winner everyone folded to are a declined show, no showdown."""
+    from histkit.tables import tables_from
+
+    hands = hands_of(corpus)
+    seats = tables_from([hands["285997876"], hands["285997460"]]).seats.to_pylist()
+    at = {(r["hand_id"], r["player"]): r["showdown"] for r in seats}
+    assert at[("285997876", "Player4")] and at[("285997876", "Player2")]
+    assert not at[("285997876", "Player1")]  # folded on 3rd
+    assert not any(v for (h, _), v in at.items() if h == "285997460")  # nobody called
+
+
+@needs_everleaf
 def test_descriptions_are_the_sites_words(corpus: list[Hand | ParseIssue]) -> None:
     shows = [e for h in hands_of(corpus).values() for e in h.events if isinstance(e, Show)]
     assert len(shows) == 7
