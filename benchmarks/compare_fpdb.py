@@ -134,12 +134,7 @@ def _pairs() -> tuple[Pair, ...]:
     ]  # fmt: skip
     out += [_same(f"saw {s}th", f"saw_{s}", f"street{s - 3}Seen", _ANTE) for s in (4, 5, 6, 7)]
     out += [
-        _same(
-            "showdown", "showdown", "sawShowdown",
-            f"{_ANTE}; two Everleaf players who called the last bet and wrote \"does not "
-            "show cards\" (285997876, 286000080): FPDB counts a showdown, histkit none, "
-            "against its own definition (showed or mucked)",
-        ),
+        _same("showdown", "showdown", "sawShowdown", _ANTE),
         Pair(
             "won at showdown", "won_showdown", "wonAtSD", _flag("won_showdown"),
             lambda r: _b(r["sawShowdown"]) and _b(r["wonAtSD"]),
