@@ -87,6 +87,19 @@ def _count(name: str) -> Callable[[Row], int]:
     return lambda r: int(r[name] or 0)
 
 
+def _given(stat: str, histkit: str, histkit_if: str, fpdb: str, fpdb_if: str) -> Pair:
+    """A flag compared only where each side's condition holds (a done flag where both saw
+    the chance): the definitions of the chance aside, do they agree on the outcome?"""
+
+    def mine(r: Row) -> bool | None:
+        return _b(r[histkit]) if _b(r[histkit_if]) else None
+
+    def theirs(r: Row) -> bool | None:
+        return _b(r[fpdb]) if _b(r[fpdb_if]) else None
+
+    return Pair(stat, histkit, fpdb, mine, theirs)
+
+
 def _same(stat: str, histkit: str, fpdb: str, note: str = "") -> Pair:
     """A flag of each side, compared as it is."""
     return Pair(stat, histkit, fpdb, _flag(histkit), _flag(fpdb), note)
@@ -117,6 +130,12 @@ def _pairs() -> tuple[Pair, ...]:
             "completion nobody can raise (iPoker 4044980507); histkit counts one",
         ),
         _same("3-bet (raised the completion)", "three_bet", "street0_2BDone"),
+        _same("4-bet chance (facing a 3-bet)", "four_bet_opp", "street0_3BChance",
+              "as the 3-bet: FPDB's 3B is histkit's 4-bet"),
+        _same("4-bet", "four_bet", "street0_3BDone"),
+        _same("completer faced a 3-bet", "fold_to_three_bet_opp", "street0_FoldTo2BChance",
+              "FPDB's first aggressor facing its 2B (histkit's 3-bet)"),
+        _same("completer folded to a 3-bet", "fold_to_three_bet", "street0_FoldTo2BDone"),
         _same(
             "steal chance", "steal_opp", "stealChance",
             "**different definitions**: FPDB's steal seats are the last three to act before "
@@ -131,6 +150,12 @@ def _pairs() -> tuple[Pair, ...]:
         ),
         _same("bring-in folded to a steal", "fold_to_steal", "foldedSbToSteal",
               "as the steal spots"),
+        _same("steal won (everyone folded to it)", "steal_won", "success_Steal",
+              "only where the steals differ"),
+        _given("steal won, of the steals both count", "steal_won", "steal",
+               "success_Steal", "stealDone"),
+        _given("bring-in folded, of the steals both count", "fold_to_steal",
+               "fold_to_steal_opp", "foldedSbToSteal", "foldSbToStealChance"),
     ]  # fmt: skip
     out += [_same(f"saw {s}th", f"saw_{s}", f"street{s - 3}Seen", _ANTE) for s in (4, 5, 6, 7)]
     out += [
@@ -198,6 +223,11 @@ def _pairs() -> tuple[Pair, ...]:
                 f"fold to a continuation bet on {s}", f"fold_to_cbet_{s}",
                 f"foldToStreet{n}CBDone", f"as facing it{later}",
             ),
+            _given(f"continuation bet on {s}, of the chances both count", f"cbet_{s}",
+                   f"cbet_opp_{s}", f"street{n}CBDone", f"street{n}CBChance"),
+            _given(f"fold to it on {s}, of the chances both count", f"fold_to_cbet_{s}",
+                   f"fold_to_cbet_opp_{s}", f"foldToStreet{n}CBDone",
+                   f"foldToStreet{n}CBChance"),
         ]  # fmt: skip
     donk = {
         4: "FPDB's aggressor is 3rd street's (a `completes` is none, as for the continuation "
@@ -212,6 +242,13 @@ def _pairs() -> tuple[Pair, ...]:
         out += [
             _same(f"donk bet chance on {s}", f"donk_opp_{s}", f"flg_{x}_donk_opp", donk[s]),
             _same(f"donk bet on {s}", f"donk_{s}", f"flg_{x}_donk", "as the chance"),
+            _given(
+                f"donk bet on {s}, of the chances both count",
+                f"donk_{s}",
+                f"donk_opp_{s}",
+                f"flg_{x}_donk",
+                f"flg_{x}_donk_opp",
+            ),
         ]
     return tuple(out)
 
