@@ -6,7 +6,6 @@ import re
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -37,6 +36,7 @@ from histkit.model import (
     Unit,
 )
 from tests.conftest import corpus_files, needs_corpus
+from tests.dialects.helpers import without_lines
 
 A = ActionKind
 S = Street
@@ -343,24 +343,6 @@ def test_corpus_round_trip_line_by_line(path: Path) -> None:
         assert written[1:] == original[1:], f"{path.name} hand {hand.hand_id}"
 
 
-def _strip_lines(hand: Hand) -> Hand:
-    """The hand without source positions (a rewritten hand has new line numbers)."""
-
-    def z(x: Any) -> Any:
-        return replace(x, line=0)
-
-    s = hand.summary
-    if s is not None:
-        s = replace(s, line=0, seats=tuple(z(r) for r in s.seats))
-    return replace(
-        hand,
-        source=SourceRef("", 0),
-        seats=tuple(z(x) for x in hand.seats),
-        events=tuple(z(e) for e in hand.events),
-        summary=s,
-    )
-
-
 @needs_corpus
 def test_corpus_parse_write_parse_is_identity() -> None:
     from histkit.reader import parse_text
@@ -372,7 +354,7 @@ def test_corpus_parse_write_parse_is_identity() -> None:
         assert len(again) == len(hands)
         for a, b in zip(hands, again, strict=True):
             # the header's own date text keeps its era form; everything else is equal
-            assert _strip_lines(a) == _strip_lines(b), a.hand_id
+            assert without_lines(a) == without_lines(b), a.hand_id
             n += 1
     assert n == 86  # 28 Stud Hi/Lo + 30 Stud + 28 Razz
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from histkit.model import Hand
+from histkit.model import Hand, SourceRef
 from histkit.reader import ParseIssue, iter_hands, parse_text, strictly
 from histkit.rules import replay
 from histkit.rules.profile import RuleProfile
@@ -111,3 +113,21 @@ def hands_by_id(items: Items) -> dict[str, Hand]:
 def acts(h: Hand) -> list[tuple[object, ...]]:
     """Each action of `h` as (street, player, kind, amount, to_amount, all_in)."""
     return [(a.street, a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in h.actions()]
+
+
+def without_lines(hand: Hand) -> Hand:
+    """The hand without source positions (a rewritten hand has new line numbers)."""
+
+    def z(x: Any) -> Any:
+        return replace(x, line=0)
+
+    s = hand.summary
+    if s is not None:
+        s = replace(s, line=0, seats=tuple(z(r) for r in s.seats))
+    return replace(
+        hand,
+        source=SourceRef("", 0),
+        seats=tuple(z(x) for x in hand.seats),
+        events=tuple(z(e) for e in hand.events),
+        summary=s,
+    )

@@ -22,8 +22,6 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from histkit.accounting import collections, contributions
 from histkit.cards import Card, parse_card, parse_cards
@@ -51,7 +49,7 @@ from histkit.model import (
     Unit,
 )
 from histkit.reader import ParseIssue, iter_hands
-from histkit.reading.split import HandBlock, file_lines
+from histkit.reading.split import HandBlock
 from histkit.rules import Code, replay
 from histkit.simulate import simulate
 from tests.conftest import CORPUS
@@ -246,17 +244,6 @@ def test_writer_reproduces_the_real_files(corpus_items: list[Hand | ParseIssue])
         real = Path(h.source.file).read_text(encoding="utf-8").replace("\x00", "").strip("\n")
         real = re.sub(r"\AGame #\d+ starts\.\n\n", "", real)
         assert write_hand(h) == real, h.hand_id
-
-
-@needs_party
-def test_fast_path_and_lark_agree_on_the_corpus() -> None:
-    fast, lalr = PartyPoker(fast=True), PartyPoker(fast=False)
-    assert fast.uses_fast_path
-    for f in sorted(PARTY_DIR.iterdir()):
-        with open(f, "rb") as a, open(f, "rb") as b:
-            assert list(fast.parse(file_lines(a), str(f))) == list(
-                lalr.parse(file_lines(b), str(f))
-            )
 
 
 # ------------------------------------------------------------------- synthetic hands
@@ -459,12 +446,12 @@ def test_other_games_are_skipped_from_the_game_line() -> None:
     assert not get_dialect("pokerstars").detect("#Game No : 7200000003")
 
 
-def test_fast_path_lark_and_cython_agree_on_synthetic_and_simulated_hands() -> None:
-    sims = write_hands(simulate("stud_hilo", 30, players=6, seed=3, profile=PARTYPOKER))
+def test_fast_path_lark_and_cython_agree_on_made_up_hands() -> None:
+    """(Simulated hands and the real files: tests/dialects/test_contract.py.)"""
     bad = HILO_SIDE_POT.replace("Anna calls [$1 USD]", "Anna calIs [$1 USD]")
-    text = "\n\n".join([HILO_SIDE_POT, MTT_DOUBLE_BET, HOLDEM, bad, sims])
+    text = "\n\n".join([HILO_SIDE_POT, MTT_DOUBLE_BET, HOLDEM, bad])
     want = list(PartyPoker(fast=False, cython=False).parse(text, "t.txt"))
-    assert sum(isinstance(h, Hand) for h in want) == 33  # the garbled one read without its line
+    assert sum(isinstance(h, Hand) for h in want) == 3  # the garbled one read without its line
     for d in (PartyPoker(fast=True), PartyPoker(fast=False, cython=True)):
         assert list(d.parse(text, "t.txt")) == want
 
@@ -664,25 +651,8 @@ def test_truncated_hand_is_rejected_with_file_line_and_id() -> None:
     assert "truncated" in bad.reason and "a pot won ('P wins X')" in bad.reason
 
 
-def test_garbled_line_is_rejected_with_file_line_and_id() -> None:
-    text = HILO_SIDE_POT.replace("Anna calls [$1 USD]", "Anna calIs [$1 USD]")
-    (bad,) = strict(text, "garbled.txt")
-    assert isinstance(bad, ParseIssue)
-    assert (bad.source_file, bad.line, bad.hand_id, bad.kind) == (
-        "garbled.txt",
-        text.splitlines().index("Anna calIs [$1 USD]") + 1,
-        "7000000001",
-        "rejected",
-    )
-    assert "line not understood: 'Anna calIs [$1 USD]'" in bad.reason
-
-
-def test_unknown_player_and_wrong_game_number_are_rejected() -> None:
-    text = HILO_SIDE_POT.replace("Anna calls [$1 USD]", "Nobody calls [$1 USD]")
-    (bad,) = strict(text)
-    assert isinstance(bad, ParseIssue)
-    assert bad.line == text.splitlines().index("Nobody calls [$1 USD]") + 1
-    assert "'Nobody' is not seated" in bad.reason
+def test_a_wrong_game_number_is_rejected() -> None:
+    """(A player not seated: tests/dialects/test_contract.py.)"""
     (bad,) = parse(HILO_SIDE_POT.replace("History for Game 7000000001", "History for Game 7"))
     assert isinstance(bad, ParseIssue) and (bad.line, bad.hand_id) == (2, "7000000001")
 
@@ -808,37 +778,20 @@ def check_round_trip(hands: list[Hand], newline: str = "\n") -> Counter[str]:
     seen: Counter[str] = Counter()
     for h, back in zip(hands, items, strict=True):
         assert isinstance(back, Hand), (back, write_hand(h))
-        assert back.site == "partypoker" and back.dialect == "partypoker"
-        assert carried(back) == carried(h), write_hand(h)
-        if errors(back):
-            assert open_pair_unknown(back, h), (errors(back), write_hand(h))
-            seen["open pair unknown"] += 1
+        same(h, back)
+        seen["open pair unknown"] += bool(errors(back))
         seen.update("uncalled" for e in h.events if isinstance(e, UncalledBet))
     return seen
 
 
-@pytest.mark.parametrize("game", ["stud", "stud_hilo", "razz"])
-@pytest.mark.parametrize("tournament", [False, True])
-@pytest.mark.parametrize("players", [2, 5, 8])
-def test_round_trip_simulated(game: str, tournament: bool, players: int) -> None:
-    hands = list(
-        simulate(game, 25, players=players, seed=players, tournament=tournament, profile=PARTYPOKER)
-    )
-    check_round_trip(hands)
-
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    game=st.sampled_from(["stud", "stud_hilo", "razz"]),
-    players=st.integers(2, 8),
-    seed=st.integers(0, 2**31),
-    tournament=st.booleans(),
-)
-def test_round_trip_any_seed(game: str, players: int, seed: int, tournament: bool) -> None:
-    hands = list(
-        simulate(game, 6, players=players, seed=seed, tournament=tournament, profile=PARTYPOKER)
-    )
-    check_round_trip(hands, newline="\r\n")
+def same(h: Hand, back: Hand) -> None:
+    """The contract's round trip (tests/dialects/test_contract.py): `back`, read from the
+    text written of `h`, carries what the text carries; its replay may report only the
+    engine's open-pair gap (module doc)."""
+    assert back.site == "partypoker" and back.dialect == "partypoker"
+    assert carried(back) == carried(h), write_hand(h)
+    if errors(back):
+        assert open_pair_unknown(back, h), (errors(back), write_hand(h))
 
 
 def test_round_trip_covers_the_writer_choices() -> None:
