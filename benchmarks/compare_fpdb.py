@@ -79,6 +79,18 @@ def _flag(name: str) -> Callable[[Row], bool]:
     return lambda r: _b(r[name])
 
 
+def _fpdb_position(r: Row) -> str:
+    """FPDB's stud position as histkit's: S (the bring-in), 0-2 late (the last three to
+    act before the bring-in, its steal seats), 3-4 middle, the rest early; 9, its
+    "all-in on the ante", none."""
+    p = str(r["position"])
+    if p == "S":
+        return "bring-in"
+    if p == "9":
+        return "none"
+    return "late" if int(p) <= 2 else "middle" if int(p) <= 4 else "early"
+
+
 def _positive(name: str) -> Callable[[Row], bool]:
     return lambda r: int(r[name] or 0) > 0
 
@@ -157,6 +169,15 @@ def _pairs() -> tuple[Pair, ...]:
         _given("bring-in folded, of the steals both count", "fold_to_steal",
                "fold_to_steal_opp", "foldedSbToSteal", "foldSbToStealChance"),
     ]  # fmt: skip
+    out.append(
+        Pair(
+            "position (bring-in, late, middle, early)", "position", "position",
+            lambda r: str(r["position"]), _fpdb_position,
+            "FPDB numbers the players who act on 3rd before the bring-in acts again, from "
+            "the last (0); histkit counts the seats dealt in (not all-in on the ante) from "
+            "the bring-in's",
+        )
+    )  # fmt: skip
     out += [_same(f"saw {s}th", f"saw_{s}", f"street{s - 3}Seen", _ANTE) for s in (4, 5, 6, 7)]
     out += [
         _same("showdown", "showdown", "sawShowdown", _ANTE),
