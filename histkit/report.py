@@ -235,6 +235,29 @@ def _summary_table(st: pd.Series) -> str:
     return f'<table><tr><th colspan="2">{_u(st["money"])}</th></tr>{body}</table>'
 
 
+def _position_table(mine: pd.DataFrame) -> str:
+    """A section's figures by position on 3rd street (docs/stats.md: acting order from
+    the bring-in), one row each: hands, VPIP, completed/raised, steal, won when saw 4th,
+    bb/100."""
+    from histkit.statdefs import stat
+
+    st = player_stats(None, facts=mine, by="position")
+    shares = ("vpip", "complete_raise", "steal", "won_saw_4")
+    head = "".join(f"<th>{_e(stat(c).title)}</th>" for c in shares)
+    rows = "".join(
+        f"<tr><td>{_e(r['position'])}</td><td>{int(r['hands']):,}</td>"
+        + "".join(f"<td>{_pct(r[c], r[stat(c).chances])}</td>" for c in shares)
+        + f"<td>{_sample(r['bb_per_100'], r['hands'], '{:+.1f}')}</td></tr>"
+        for r in st.to_dict(orient="records")
+    )
+    return (
+        '<h4>By position on 3rd street</h4><p class="muted">Acting order from the bring-in: '
+        "late = the last three to act before the bring-in, middle the two before them, "
+        "early the rest; none = no turn on 3rd (all-in on the ante).</p>"
+        f"<table><tr><th>position</th><th>hands</th>{head}<th>bb/100</th></tr>{rows}</table>"
+    )
+
+
 def _figure(ax: Any, title: str) -> str:
     html_ = (
         f'<figure><img alt="{_e(title)}" src="{svg_data_uri(ax)}">'
@@ -332,6 +355,7 @@ def _cash_section(ws: Workspace, facts: pd.DataFrame, who: str, top: int) -> str
         st = player_stats(None, facts=part[part["player"] == who]).iloc[0]
         out.append(f"<h3>{_u(st['money'])} · {plural(int(n), 'hand')}</h3>")
         out.append(_summary_table(st))
+        out.append(_position_table(part[part["player"] == who]))
         out.append(_plots(part, who, money=True))
         out.append(_sessions_table(part, who))
         out.append(_pots(ws, part, who, top))

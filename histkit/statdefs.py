@@ -15,7 +15,9 @@ from enum import StrEnum
 
 __all__ = [
     "STATS",
+    "GROUPS",
     "LATER_STREETS",
+    "ORDERS",
     "STREETS",
     "Kind",
     "Stat",
@@ -27,6 +29,15 @@ __all__ = [
 ]
 
 STREETS: tuple[int, ...] = (3, 4, 5, 6, 7)
+
+#: what `player_stats(by=...)` and `histkit stats --by` group by besides player and money
+GROUPS: tuple[str, ...] = ("game", "stakes", "table", "session", "position", "door")
+#: the values of the `position` and `door` groups (docs/stats.md), in the order rows are
+#: shown: acting order on 3rd from the first to act after the bring-in, and door from best
+ORDERS: dict[str, tuple[str, ...]] = {
+    "position": ("early", "middle", "late", "bring-in", "none"),
+    "door": ("best", "middle", "worst", "unknown"),
+}
 LATER_STREETS: tuple[int, ...] = (4, 5, 6, 7)
 
 
@@ -140,6 +151,34 @@ STATS: tuple[Stat, ...] = (
         doc_counts="the denominator of 3-bet",
     ),
     Stat(
+        "four_bet_opps", Kind.COUNT, "3-bets faced on 3rd", ("four_bet_opp",),
+        help="turns on 3rd facing exactly a 3-bet (the completion raised once)",
+        doc_counts="the denominator of 4-bet",
+    ),
+    Stat(
+        "fold_to_three_bet_opps", Kind.COUNT, "3-bets faced as the completer",
+        ("fold_to_three_bet_opp",),
+        help="times the completer's turn came facing exactly a 3-bet",
+        doc_counts="the denominator of fold to 3-bet",
+    ),
+    Stat(
+        "fold_to_four_bet_opps", Kind.COUNT, "4-bets faced as the 3-bettor",
+        ("fold_to_four_bet_opp",),
+        help="times the 3-bettor's turn came facing exactly a 4-bet",
+        doc_counts="the denominator of fold to 4-bet",
+    ),
+    Stat(
+        "steals", Kind.COUNT, "Steals made", ("steal",),
+        help="completions in a steal spot",
+        doc_counts="the denominator of steal success",
+    ),
+    Stat(
+        "bring_in_defences", Kind.COUNT, "Completions faced as the bring-in",
+        ("bring_in_def_opp",),
+        help="times the bring-in's next turn came facing exactly a completion",
+        doc_counts="the denominator of the bring-in's call, re-raise and fold",
+    ),
+    Stat(
         "saw_4", Kind.COUNT, "Hands that went to 4th", ("saw_4",),
         help="hands where the player had not folded when 4th street began",
         doc_counts="the denominator of WTSD and won when saw 4th",
@@ -171,6 +210,57 @@ STATS: tuple[Stat, ...] = (
         doc_denominator="turns on 3rd facing exactly a completion",
         doc_counts="one per hand and player; bring-in ≈ blind, completion ≈ open raise, its "
         "raise = 3-bet",
+    ),
+    Stat(
+        "four_bet", Kind.SHARE, "4-bet on 3rd", ("four_bet",), ("four_bet_opp",),
+        chances="four_bet_opps", help="raised a 3-bet on 3rd",
+        doc_numerator="raises at raise level 2 on 3rd (a raise of the 3-bet)",
+        doc_denominator="turns on 3rd facing exactly a 3-bet",
+        doc_counts="one per hand and player; any player facing the 3-bet, the completer or not",
+    ),
+    Stat(
+        "fold_to_three_bet", Kind.SHARE, "Fold to a 3-bet on 3rd", ("fold_to_three_bet",),
+        ("fold_to_three_bet_opp",), chances="fold_to_three_bet_opps",
+        help="the completer folded to a 3-bet of his completion",
+        doc_numerator="the completer's folds at his turn facing the 3-bet",
+        doc_denominator="times the completer's turn came facing exactly a 3-bet (no 4-bet yet)",
+        doc_counts="only the completer (the first to complete, bet or raise on 3rd) is counted",
+    ),
+    Stat(
+        "fold_to_four_bet", Kind.SHARE, "Fold to a 4-bet on 3rd", ("fold_to_four_bet",),
+        ("fold_to_four_bet_opp",), chances="fold_to_four_bet_opps",
+        help="the 3-bettor folded to a 4-bet",
+        doc_numerator="the 3-bettor's folds at his turn facing the 4-bet",
+        doc_denominator="times the 3-bettor's turn came facing exactly a 4-bet",
+        doc_counts="only the 3-bettor is counted",
+    ),
+    Stat(
+        "steal_success", Kind.SHARE, "Steal success", ("steal_won",), ("steal",),
+        chances="steals", help="steals nobody called or raised (everyone folded to it)",
+        doc_numerator="steals after which every player who acted on 3rd folded",
+        doc_denominator="steals",
+        doc_counts="a player all-in on the ante has no turn and does not count against it",
+    ),
+    Stat(
+        "bring_in_call", Kind.SHARE, "Bring-in defence: call", ("bring_in_call",),
+        ("bring_in_def_opp",), chances="bring_in_defences",
+        help="the bring-in called the completion he faced",
+        doc_numerator="the bring-in's calls at his next turn",
+        doc_denominator="times the bring-in's next turn after posting came facing exactly a "
+        "completion (callers between allowed)",
+        doc_counts="call, re-raise and fold add up to 1",
+    ),
+    Stat(
+        "bring_in_reraise", Kind.SHARE, "Bring-in defence: re-raise", ("bring_in_reraise",),
+        ("bring_in_def_opp",), chances="bring_in_defences",
+        help="the bring-in re-raised the completion he faced",
+        doc_numerator="the bring-in's raises at that turn", doc_denominator="as above",
+    ),
+    Stat(
+        "bring_in_fold", Kind.SHARE, "Bring-in defence: fold", ("bring_in_fold",),
+        ("bring_in_def_opp",), chances="bring_in_defences",
+        help="the bring-in folded to the completion he faced",
+        doc_numerator="the bring-in's folds at that turn", doc_denominator="as above",
     ),
     Stat(
         "went_{s}", Kind.SHARE, "Went to {s}th", ("saw_{s}",), _HANDS, heading="{s}th",

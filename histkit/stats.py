@@ -47,7 +47,7 @@ from histkit.selection import (
     frames,
     load,
 )
-from histkit.statdefs import STATS, STREETS, Kind, layout
+from histkit.statdefs import GROUPS, ORDERS, STATS, STREETS, Kind, layout
 from histkit.statsql import HILO_OUTCOMES, facts_sql, sums_sql
 
 if TYPE_CHECKING:
@@ -82,8 +82,6 @@ __all__ = [
     "stakes_label",
 ]
 
-#: what `player_stats(by=...)` can group by besides player and money
-GROUPS: tuple[str, ...] = ("game", "stakes", "table", "session")
 
 #: Starting-hand categories per game, best first (the order plots use).
 CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -172,15 +170,24 @@ def _frame(
             pa.large_string(): pd.StringDtype("python", na_value=float("nan")),
         }.get
     )
+    changed: dict[str, Any] = {}
     for field in table.schema:
         col = df[field.name]
         if pa.types.is_integer(field.type) and table[field.name].null_count:
-            df[field.name] = pd.array(table[field.name].to_pylist(), dtype="Int64")
+            changed[field.name] = pd.array(table[field.name].to_pylist(), dtype="Int64")
         elif pa.types.is_boolean(field.type) and not table[field.name].null_count:
-            df[field.name] = col.astype(bool)
+            changed[field.name] = col.astype(bool)
         elif pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
-            df[field.name] = col.astype(object).where(col.notna(), None)
-    return df
+            changed[field.name] = col.astype(object).where(col.notna(), None)
+    if not changed:
+        return df
+    if not df.columns.is_unique:  # by name, one at a time
+        for name, values in changed.items():
+            df[name] = values
+        return df
+    # made at once: a column set at a time would leave the frame in as many pieces
+    # (pandas' PerformanceWarning on the facts' hundred flags)
+    return pd.DataFrame({c: changed.get(c, df[c]) for c in df.columns}, index=df.index)
 
 
 def facts_of(ws: Workspace, player: str | None = None) -> Facts:
@@ -406,8 +413,9 @@ def player_stats(
     by: str | Sequence[str] | None = None,
     facts: Facts | pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Per player (and `money`, plus `by` = game/stakes/table/session): counts, fractions,
-    money, each statistic of `histkit.statdefs.STATS`.
+    """Per player (and `money`, plus `by` = game/stakes/table/session/position/door:
+    `histkit.statdefs.GROUPS`): counts, fractions, money, each statistic of
+    `histkit.statdefs.STATS`.
 
     Fractions are floats in [0, 1] (NaN when there was no opportunity); money columns
     are int64 minor units of the row's `money`; `*_bb` and `bb_per_100` are in big bets."""
@@ -425,7 +433,10 @@ def player_stats(
     present = {"awards": f.has_awards, "allin_ev": f.has_ev}
     sums = [c for c in _counters() if c != "ev_net" or f.has_ev]
     g = _frame(f.con, sums_sql(f.relation, keys, sums))
-    g = g.sort_values(keys, kind="stable", na_position="last").reset_index(drop=True)
+    ordered = [k for k in keys if k in ORDERS]
+    g = g.sort_values(
+        keys, kind="stable", na_position="last", key=_in_order if ordered else None
+    ).reset_index(drop=True)
     g["net_bb"] = _lookup(big_bets(f, keys), g, keys)
     out = g[keys].rename(columns={"player_site": "site"})  # a player: a name at a site
     out.insert(2, "money", g["money"].to_numpy())  # the unit's label, for people
@@ -442,11 +453,20 @@ def player_stats(
         order = ["player", "site", "money", "_big", *rest]
         out = (
             out.assign(_big=g["big_bet"].to_numpy())
-            .sort_values(order, kind="stable")
+            .sort_values(order, kind="stable", key=_in_order)
             .drop(columns="_big")
             .reset_index(drop=True)
         )
     return out
+
+
+def _in_order(column: pd.Series) -> pd.Series:
+    """A group's values in the order `histkit.statdefs.ORDERS` gives them (positions in
+    acting order, doors from the best), any other column as it is."""
+    order = ORDERS.get(str(column.name))
+    if order is None:
+        return column
+    return column.map({v: i for i, v in enumerate(order)})
 
 
 def _has_column(f: Facts, column: str) -> bool:

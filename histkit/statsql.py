@@ -50,6 +50,17 @@ FACT_FLAGS: tuple[str, ...] = (
     "resteal",
     "fold_to_steal_opp",
     "fold_to_steal",
+    "four_bet_opp",
+    "four_bet",
+    "fold_to_three_bet_opp",
+    "fold_to_three_bet",
+    "fold_to_four_bet_opp",
+    "fold_to_four_bet",
+    "steal_won",
+    "bring_in_def_opp",
+    "bring_in_call",
+    "bring_in_reraise",
+    "bring_in_fold",
 )
 
 #: What `histkit.statdefs` sums, per hand and player: name -> SQL over a facts row.
@@ -139,9 +150,12 @@ f0 AS (
 
 
 def _third_street() -> str:
-    """VPIP, completion, bring-in and 3-bet flags; positions from the bring-in; steal
-    spots (the door beats every door still to act but the bring-in's), steals, and the
-    first answer of each player to a steal he faced alone."""
+    """VPIP, completion, bring-in, 3-bet and 4-bet flags; the completer's answer to a
+    3-bet and the 3-bettor's to a 4-bet; the bring-in's answer to a completion; seats
+    counted from the bring-in, each player's position (early, middle, late, bring-in)
+    and his door's place among the doors (best, middle, worst); steal spots (the door
+    beats every door still to act but the bring-in's), steals, whether anyone called or
+    raised a steal, and the first answer of each player to a steal he faced alone."""
     return f"""
 t3 AS (
     SELECT site, hand_id, player,
@@ -149,8 +163,42 @@ t3 AS (
         bool_or(aggr) AS complete_raise,
         bool_or(kind = 'bring_in') AS bring_in,
         bool_or(n_aggr_before = 1) AS three_bet_opp,
-        bool_or(n_aggr_before = 1 AND aggr) AS three_bet
+        bool_or(n_aggr_before = 1 AND aggr) AS three_bet,
+        bool_or(n_aggr_before = 2) AS four_bet_opp,
+        bool_or(n_aggr_before = 2 AND aggr) AS four_bet
     FROM a3 WHERE player IS NOT NULL GROUP BY site, hand_id, player
+),
+raisers AS (
+    SELECT site, hand_id, any_value(player) FILTER (k = 1) AS completer,
+        any_value(player) FILTER (k = 2) AS three_bettor
+    FROM (
+        SELECT site, hand_id, player,
+            row_number() OVER (PARTITION BY site, hand_id ORDER BY seq) AS k
+        FROM a3 WHERE aggr
+    ) WHERE k <= 2 GROUP BY site, hand_id
+),
+re_raised AS (
+    SELECT x.site, x.hand_id, x.player,
+        bool_or(x.player = r.completer AND x.n_aggr_before = 2) AS fold_to_three_bet_opp,
+        coalesce(arg_min(x.kind, x.seq) FILTER (x.player = r.completer
+            AND x.n_aggr_before = 2) = 'fold', false) AS fold_to_three_bet,
+        bool_or(x.player = r.three_bettor AND x.n_aggr_before = 3) AS fold_to_four_bet_opp,
+        coalesce(arg_min(x.kind, x.seq) FILTER (x.player = r.three_bettor
+            AND x.n_aggr_before = 3) = 'fold', false) AS fold_to_four_bet
+    FROM a3 x JOIN raisers r ON r.site = x.site AND r.hand_id = x.hand_id
+    WHERE x.player IS NOT NULL GROUP BY x.site, x.hand_id, x.player
+),
+bring_in_answer AS (
+    SELECT site, hand_id, player, true AS bring_in_def_opp, kind = 'call' AS bring_in_call,
+        aggr AS bring_in_reraise, kind = 'fold' AS bring_in_fold
+    FROM (
+        SELECT x.* FROM a3 x JOIN (
+            SELECT site, hand_id, player, min(seq) AS posted FROM a3
+            WHERE kind = 'bring_in' AND player IS NOT NULL GROUP BY site, hand_id, player
+        ) b ON b.site = x.site AND b.hand_id = x.hand_id AND b.player = x.player
+            AND x.seq > b.posted
+        QUALIFY row_number() OVER (PARTITION BY x.site, x.hand_id, x.player ORDER BY x.seq) = 1
+    ) WHERE n_aggr_before = 1
 ),
 opener AS (
     SELECT site, hand_id, player AS opener FROM a3
@@ -162,16 +210,40 @@ door AS (
     WHERE c.street = 3 AND c.up AND c.player IS NOT NULL
     QUALIFY row_number() OVER (PARTITION BY c.site, c.hand_id, c.player ORDER BY c.rowid) = 1
 ),
-pos AS (
-    SELECT site, hand_id, player, allin_ante, pos, {_DOOR} AS door_rank FROM (
-        SELECT f.site, f.hand_id, f.player, f.allin_ante, f.game,
-            ((f.seat - o.seat) % 1000 + 1000) % 1000 AS pos,
+doors AS (
+    SELECT site, hand_id, player, allin_ante, seat, {_DOOR} AS door_rank FROM (
+        SELECT f.site, f.hand_id, f.player, f.allin_ante, f.seat, f.game,
             {_RANK.format(c="d.card")} AS r
         FROM f0 f
-        JOIN opener op ON f.site = op.site AND f.hand_id = op.hand_id
-        JOIN f0 o ON o.site = f.site AND o.hand_id = f.hand_id AND o.player = op.opener
         LEFT JOIN door d ON d.site = f.site AND d.hand_id = f.hand_id AND d.player = f.player
     )
+),
+pos AS (
+    SELECT f.site, f.hand_id, f.player, f.allin_ante,
+        ((f.seat - o.seat) % 1000 + 1000) % 1000 AS pos, f.door_rank
+    FROM doors f
+    JOIN opener op ON f.site = op.site AND f.hand_id = op.hand_id
+    JOIN f0 o ON o.site = f.site AND o.hand_id = f.hand_id AND o.player = op.opener
+),
+places AS (
+    SELECT site, hand_id, player, CASE WHEN pos = 0 THEN 'bring-in'
+            WHEN to_bring_in <= 2 THEN 'late' WHEN to_bring_in <= 4 THEN 'middle'
+            ELSE 'early' END AS position
+    FROM (
+        SELECT *, count(*) OVER (PARTITION BY site, hand_id)
+            - row_number() OVER (PARTITION BY site, hand_id ORDER BY pos) AS to_bring_in
+        FROM pos WHERE NOT allin_ante
+    )
+),
+door_places AS (
+    SELECT me.site, me.hand_id, me.player,
+        CASE WHEN count(o.player) FILTER (o.door_rank > me.door_rank) = 0 THEN 'best'
+            WHEN count(o.player) FILTER (o.door_rank < me.door_rank) = 0 THEN 'worst'
+            ELSE 'middle' END AS door
+    FROM doors me LEFT JOIN doors o ON o.site = me.site AND o.hand_id = me.hand_id
+        AND o.player <> me.player AND o.door_rank IS NOT NULL
+    WHERE me.door_rank IS NOT NULL
+    GROUP BY me.site, me.hand_id, me.player
 ),
 spots AS (
     SELECT x.site, x.hand_id, x.player, x.seq, x.aggr, p.pos, p.door_rank
@@ -205,9 +277,17 @@ alone AS (
         QUALIFY row_number() OVER (PARTITION BY site, hand_id, player ORDER BY seq) = 1
     ) WHERE n_in_before = 0
 ),
+answered AS (
+    SELECT site, hand_id, stealer, bool_or(player <> stealer AND kind IN {_in(VOLUNTARY)})
+        AS answered
+    FROM after GROUP BY site, hand_id, stealer
+),
 steals AS (
-    SELECT site, hand_id, player, true AS steal_opp, bool_or(aggr) AS steal
-    FROM ok GROUP BY site, hand_id, player
+    SELECT o.site, o.hand_id, o.player, true AS steal_opp, bool_or(o.aggr) AS steal,
+        bool_or(o.aggr AND NOT coalesce(w.answered, false)) AS steal_won
+    FROM ok o LEFT JOIN answered w ON w.site = o.site AND w.hand_id = o.hand_id
+        AND w.stealer = o.player
+    GROUP BY o.site, o.hand_id, o.player
 ),
 answers AS (
     SELECT al.site, al.hand_id, al.player, true AS resteal_opp, bool_or(al.aggr) AS resteal,
@@ -425,6 +505,11 @@ hilo AS (
 )"""
 
 
+RE_RAISED = ("fold_to_three_bet_opp", "fold_to_three_bet", "fold_to_four_bet_opp",
+             "fold_to_four_bet")  # fmt: skip
+BRING_IN_ANSWERS = ("bring_in_def_opp", "bring_in_call", "bring_in_reraise", "bring_in_fold")
+
+
 def _flags_of(alias: str, names: tuple[str, ...]) -> str:
     return ", ".join(f"coalesce({alias}.{n}, false) AS {n}" for n in names)
 
@@ -495,18 +580,28 @@ SELECT f.*,
     {_flags_of("t", ("vpip", "complete_raise", "bring_in", "three_bet_opp", "three_bet"))},
     {_flags_of("st", ("steal_opp", "steal"))},
     {_flags_of("an", ("fold_to_steal_opp", "fold_to_steal", "resteal_opp", "resteal"))},
+    {_flags_of("t", ("four_bet_opp", "four_bet"))},
+    {_flags_of("rr", RE_RAISED)},
+    {_flags_of("st", ("steal_won",))},
+    {_flags_of("bi", BRING_IN_ANSWERS)},
     {", ".join(street_cols)},
     {saw},
     f.won AND coalesce(f.last_street, 3) >= 4 AS won_saw_4,
     ev.player IS NOT NULL AS allin,
     {ev_net} AS ev_net,
     r.rake_paid,
+    coalesce(pl.position, 'none') AS position,
+    coalesce(dp.door, 'unknown') AS door,
     {_CATEGORY} AS category,
     {hilo} AS hilo_outcome
 FROM f2 f
 LEFT JOIN t3 t ON {key.format("t")}
 LEFT JOIN steals st ON {key.format("st")}
 LEFT JOIN answers an ON {key.format("an")}
+LEFT JOIN re_raised rr ON {key.format("rr")}
+LEFT JOIN places pl ON {key.format("pl")}
+LEFT JOIN door_places dp ON {key.format("dp")}
+LEFT JOIN bring_in_answer bi ON {key.format("bi")}
 LEFT JOIN pst p ON {key.format("p")}
 LEFT JOIN lead ld ON {key.format("ld")}
 LEFT JOIN ev ON {key.format("ev")}

@@ -325,3 +325,13 @@ def test_the_readme_pictures_can_be_remade(tmp_path: Path) -> None:
         assert colour_pixels(replay, colour) > 50, colour
     # the summary's section rule and its winnings line are the report's blue
     assert colour_pixels(summary, (0x1F, 0x4E, 0x79), 20) > 500
+
+
+def test_report_has_the_figures_by_position() -> None:
+    # A is the bring-in in every hand of these (seat 1, the lowest door, acts first)
+    text = build_report(_audited_frames(), "A")
+    table = text[text.index("<h4>By position on 3rd street</h4>") :]
+    table = table[: table.index("</table>")]
+    rows = re.findall(r"<tr><td>([^<]+)</td><td>([\d,]+)</td>", table)
+    assert rows == [("bring-in", "4")]
+    assert "<th>VPIP</th>" in table and "<th>bb/100</th>" in table

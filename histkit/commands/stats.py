@@ -32,6 +32,7 @@ from histkit.commands._options import (
     require_hands,
     source_from,
 )
+from histkit.statdefs import GROUPS
 from histkit.textsafe import clip, frame_csv, terminal_lines, terminal_text
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ examples:
   histkit stats out/ --game razz --format json   # a folder of tables: histkit parse ... -o out/
   histkit stats --db --since 2024-06-01 --until 2024-06-30   # the hand database, June (UTC)
   histkit stats --db my.duckdb --site pokerstars --cash --by stakes
+  histkit stats sessions/ --player Hero --by position   # early, middle, late, bring-in
 """
 
 
@@ -107,9 +109,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_filter_options(p)
     p.add_argument(
         "--by",
-        choices=("game", "stakes", "table", "session"),
-        help="one row per player, money and game, stakes, table or session (a session: "
-        "hands no more than --session-gap apart)",
+        choices=GROUPS,
+        help="one row per player, money and game, stakes, table, session (hands no more "
+        "than --session-gap apart), position (acting order on 3rd street: early, middle, "
+        "late = the last three to act before the bring-in, bring-in) or door (the door "
+        "card against the other doors: best, middle, worst); e.g. --by position",
     )
     p.add_argument(
         "--session-gap",
@@ -491,7 +495,11 @@ def _detail(
         v = int(r[c])
         return ("+" if v > 0 else "") + format_money(v, unit, cur)
 
-    group = "".join(f", {k} {clip(str(r[k]))}" for k in ("game", "stakes", "table") if k in r)
+    group = "".join(
+        f", {k} {clip(str(r[k]))}"
+        for k in ("game", "stakes", "table", "position", "door")
+        if k in r
+    )
     if "session" in r:
         group += f", session {r['session']} from {_cell(r['session_start'], 'time', unit, cur)}"
     who = clip(name or r["player"])
