@@ -781,7 +781,8 @@ def test_cli_player_detail_and_parquet_folders(constructed_file, tmp_path, capsy
     # audit's hi/lo outcomes for the three hi/lo showdowns A won.
     assert "== A (USD): 4 hands" in out
     row4 = next(line for line in out.splitlines() if line.startswith("4th"))
-    assert row4.split()[-1] == "100%"
+    # street, went to, aggr freq, aggr factor, fold to bet, check-raise, c-bet, ...
+    assert row4.split()[5] == "100%"
     assert "hi/lo: 3 showdowns won" in out
     # The same numbers from the Parquet tables `histkit parse` writes.
     pq_dir = tmp_path / "pq"

@@ -10,6 +10,7 @@ import pytest
 from histkit.stats import player_stats, seat_facts
 from histkit.tables import tables_from
 
+from .conftest import needs_corpus
 from .stud_builder import build
 
 
@@ -380,3 +381,53 @@ def test_cli_by_position_and_door(tmp_path, capsys) -> None:  # type: ignore[no-
     with pytest.raises(SystemExit):
         main(["stats", "--help"])
     assert "--by position" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------ won when saw 4th
+
+
+def test_won_when_saw_fourth() -> None:
+    # cb1: B and C saw 4th; B won (C folded to his continuation bet); A folded on 3rd, so
+    # he has no chance. Everyone-folds-on-3rd (bd3): nobody saw 4th, no chance at all.
+    st = player_stats(tables_from([_cbet_hand(), _defence_hands()[2]]))
+    b, c, a = _one(st, "B"), _one(st, "C"), _one(st, "A")
+    assert b["won_saw_4"] == 1.0 and b["saw_4"] == 1  # cb1 only: bd3 ended on 3rd
+    assert c["won_saw_4"] == 0.0 and c["saw_4"] == 1
+    assert np.isnan(a["won_saw_4"]) and a["saw_4"] == 0
+
+
+# ---------------------------------------------------------------- real hands
+
+
+@needs_corpus
+def test_real_hands_counted_by_hand() -> None:
+    from histkit.reader import iter_hands
+
+    from .conftest import POKERSTARS
+
+    path = POKERSTARS / "mixed/8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"
+    f = seat_facts(tables_from(iter_hands([path])))
+    # Stud #99632489947, heads-up: Hero (door 2d) brings in, Player0 (As) completes (a
+    # steal), Hero calls: the bring-in's defence is a call and the steal no success.
+    # 4th: Player0 bets first (continuation bet), Hero calls it; 5th: Player0, 4th's
+    # aggressor, bets again and Hero folds to it.
+    hero, p0 = _fact(f, "99632489947", "Hero"), _fact(f, "99632489947", "Player0")
+    assert hero["position"] == "bring-in" and p0["position"] == "late"
+    assert hero["door"] == "worst" and p0["door"] == "best"
+    assert hero["bring_in_def_opp"] and hero["bring_in_call"]
+    assert p0["steal"] and not p0["steal_won"]
+    assert p0["cbet_opp_4"] and p0["cbet_4"] and p0["cbet_5"]
+    assert hero["fold_to_cbet_opp_4"] and not hero["fold_to_cbet_4"]
+    assert hero["fold_to_cbet_opp_5"] and hero["fold_to_cbet_5"]
+    # Stud #99632498288: Hero completes ("bets 40") instead of bringing in, Player0
+    # calls. 4th: Player0 checks first (a donk chance not taken), Hero checks behind (a
+    # continuation bet chance not taken); 5th: nobody bet 4th, so no chance at all.
+    hero, p0 = _fact(f, "99632498288", "Hero"), _fact(f, "99632498288", "Player0")
+    assert hero["position"] == "bring-in" and not hero["bring_in_def_opp"]
+    assert hero["cbet_opp_4"] and not hero["cbet_4"]
+    assert p0["donk_opp_4"] and not p0["donk_4"]
+    assert not hero["cbet_opp_5"] and not p0["donk_opp_5"]
+    # 8-Game heads-up razz #99632279315: Player0 steals, Hero (the bring-in) folds: a
+    # steal success, and the bring-in's defence a fold.
+    assert _fact(f, "99632279315", "Player0")["steal_won"]
+    assert _fact(f, "99632279315", "Hero")["bring_in_fold"]

@@ -510,14 +510,28 @@ def _detail(
         f"fold to steal {pct('fold_to_steal')} · re-steal {pct('resteal')} · "
         f"3-bet {pct('three_bet')}"
     )
-    out.append("street  went to  aggr freq  aggr factor  fold to bet  check-raise")
+    out.append(
+        f"           4-bet {pct('four_bet')} · fold to 3-bet {pct('fold_to_three_bet')} · "
+        f"fold to 4-bet {pct('fold_to_four_bet')} · steal success {pct('steal_success')} · "
+        f"as the bring-in facing a completion: call {pct('bring_in_call')}, re-raise "
+        f"{pct('bring_in_reraise')}, fold {pct('bring_in_fold')}"
+    )
+    out.append(
+        "street  went to  aggr freq  aggr factor  fold to bet  check-raise   c-bet  "
+        "fold to c-bet  donk"
+    )
     for s in STREETS:
         went = "100%" if s == 3 else pct(f"went_{s}")
         af = _plain(r[f"af_{s}"])
+        lead = (
+            ""
+            if s == 3
+            else (f"{pct(f'cbet_{s}'):>8}{pct(f'fold_to_cbet_{s}'):>15}{pct(f'donk_{s}'):>6}")
+        )
         out.append(
             f"{s}{'rd' if s == 3 else 'th':<6}{went:>8}{pct(f'afq_{s}'):>11}"
             f"{'-' if af is None else f'{af:.2f}':>13}{pct(f'fold_to_bet_{s}'):>13}"
-            f"{pct(f'check_raise_{s}'):>13}"
+            f"{pct(f'check_raise_{s}'):>13}{lead}"
         )
     out.append(
         f"showdown: {r['showdowns']} showdowns, {r['showdowns_won']} won · WTSD {pct('wtsd')} · "
