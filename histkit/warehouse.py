@@ -55,6 +55,7 @@ __all__ = [
     "conform_table",
     "read_record",
     "read_tables",
+    "table_batches",
     "write_parts",
     "write_tables",
     "folder_value",
@@ -636,14 +637,57 @@ def read_tables(folder: str | Path, names: Iterable[str] | None = None) -> dict[
             if meta is None:
                 continue
             table = _read_table(d, name, keys)
-            if table.num_rows != int(meta["rows"]):
-                raise WarehouseError(
-                    f"{d}: table {name} has {table.num_rows:,} rows where {RECORD} says "
-                    f"{int(meta['rows']):,}; it was changed after it was written: "
-                    "run histkit parse again"
-                )
+            _check_rows(d, name, table.num_rows, int(meta["rows"]))
             out[name] = table
     return out
+
+
+def table_batches(
+    folder: str | Path, name: str, *, rows: int = 65_536
+) -> Iterator[pa.Table]:
+    """The rows of table `name` of a complete result, in the order written, a batch of at
+    most `rows` at a time, each with the table's own schema (as `read_tables` gives it
+    whole): so a result of any size is read in bounded memory. Nothing if the result has
+    no such table; the row count is checked against the record as `read_tables` does."""
+    d = Path(folder)
+    with _locked(d, shared=True):
+        record = read_record(d)
+        meta = record["tables"].get(name)
+        if meta is None:
+            return
+        keys = [str(k) for k in record.get("partition_by") or ()]
+        seen = 0
+        for batch in _batches(d, name, keys, rows):
+            seen += batch.num_rows
+            yield batch
+        _check_rows(d, name, seen, int(meta["rows"]))
+
+
+def _batches(d: Path, name: str, keys: list[str], rows: int) -> Iterator[pa.Table]:
+    import pyarrow.parquet as pq
+
+    flat, folder = _table_paths(d, name)
+    if flat.is_file():
+        for b in pq.ParquetFile(flat).iter_batches(batch_size=rows):
+            yield pa.Table.from_batches([b])
+        return
+    if not folder.is_dir():  # a partitioned table with no rows has no folder
+        return
+    import pyarrow.dataset as ds
+
+    hive = keys and name != "errors"
+    data = ds.dataset(folder, format="parquet", partitioning=_partitioning(keys) if hive else None)
+    for b in data.to_batches(batch_size=rows, use_threads=False):
+        if b.num_rows:
+            yield conform_table(name, pa.Table.from_batches([b]), keys, where=str(d))
+
+
+def _check_rows(d: Path, name: str, rows: int, recorded: int) -> None:
+    if rows != recorded:
+        raise WarehouseError(
+            f"{d}: table {name} has {rows:,} rows where {RECORD} says "
+            f"{recorded:,}; it was changed after it was written: run histkit parse again"
+        )
 
 
 def _read_table(d: Path, name: str, keys: list[str]) -> pa.Table:

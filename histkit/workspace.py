@@ -385,27 +385,33 @@ def _with_site(table: pa.Table, hands: pa.Table | None) -> pa.Table:
 
 
 def from_folders(folders: Iterable[Path], *, audit: bool = True) -> Workspace:
-    """Folders of tables `histkit parse` wrote (complete results only,
-    `histkit.warehouse.read_tables`) in a temporary workspace, one folder in memory at a
-    time."""
-    from histkit.warehouse import read_tables
+    """Folders of tables `histkit parse` wrote (complete results only) in a temporary
+    workspace, read a batch of rows at a time (`histkit.warehouse.table_batches`) and each
+    hand kept once, its first copy, by DuckDB (`histkit.firstcopy`): the folders' size
+    does not set the memory used."""
+    from histkit import firstcopy
+    from histkit.warehouse import read_record, table_batches
 
     folders = list(folders)
     ws = _temporary(audit)
     try:
         present: dict[str, int] = {}
-        writer = _Writer(ws)
+        stagers: dict[str, firstcopy.Stager] = {}
         for folder in folders:
-            got = read_tables(folder, sorted(ws.tables))
-            hands = got.get("hands")
-            if hands is None:
+            have = read_record(folder)["tables"]
+            if "hands" not in have:
                 continue
-            for name in got:
+            for name in sorted(ws.tables):
+                if name not in have:
+                    continue
                 present[name] = present.get(name, 0) + 1
-            writer.add({n: _conformed(n, t, hands) for n, t in got.items()})
-            writer.flush()
-        writer.finish()
-        ws.counts["read"] = writer.rows_in
+                stager = stagers.setdefault(name, firstcopy.Stager(ws.con, name))
+                for batch in table_batches(folder, name):
+                    stager.add(_known_columns(name, batch))
+        staged = list(stagers)
+        got, example = firstcopy.keep_first(ws.con, staged) if "hands" in staged else ({}, None)
+        ws.duplicates = (got.get("copies", 0), example)
+        _count_kinds(ws, got)
         # a table some folder lacks (an older histkit) is absent, as reading them did
         for name in HAND_TABLES:
             if name in ws.tables and present.get(name, 0) < len(folders):
@@ -415,6 +421,17 @@ def from_folders(folders: Iterable[Path], *, audit: bool = True) -> Workspace:
         ws.close()
         raise
     return ws
+
+
+def _count_kinds(ws: Workspace, got: dict[str, int]) -> None:
+    """The counts of a folders' workspace, as `_Writer.finish` makes them for text."""
+    ws.counts["read"] = got.get("read", 0)
+    ws.counts["kept"] = got.get("kept", 0)
+    if got.get("differ"):
+        ws.counts["differ"] = got["differ"]
+    kinds = dict(ws.con.execute("SELECT kind, count(*) FROM errors GROUP BY kind").fetchall())
+    for kind in _KINDS:
+        ws.counts[kind] = int(kinds.get(kind, 0))
 
 
 def _count(ws: Workspace, name: str) -> int:

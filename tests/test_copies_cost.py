@@ -74,3 +74,18 @@ def test_report_on_copies_of_one_hand_stays_small(copies: Path, tmp_path: Path) 
     assert "1 hand · " in html.read_text()
     assert "counted in the figures: 1." in err
     assert mb < LIMIT_MB, f"report on {COPIES:,} copies of a hand peaked at {mb:.0f} MB"
+
+
+@pytest.mark.slow
+def test_stats_on_a_folder_of_copies_stays_small(copies: Path, tmp_path: Path) -> None:
+    """`parse -o` keeps every copy as read; stats on that folder keeps each hand once
+    on disk, in DuckDB (it loaded the folder whole: 9.6 GB at 1,000,000 copies)."""
+    out = tmp_path / "tables"
+    assert main(["parse", str(copies), "-o", str(out), "-q", "-j", "1"]) == 0
+    rc, mb, got, err = _peak(["stats", str(out), "--format", "json"], tmp_path)
+    assert rc == 0, err
+    rows = json.loads(got)
+    assert rows and all(r["hands"] == 1 for r in rows)
+    assert f"read {COPIES:,} stud hands ({COPIES - 1:,} of them copies" in err
+    assert "counted in the figures: 1." in err
+    assert mb < LIMIT_MB, f"stats on a folder of {COPIES:,} copies peaked at {mb:.0f} MB"

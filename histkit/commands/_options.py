@@ -581,7 +581,8 @@ def accounting_line(counts: dict[str, Any], *, counted: int) -> str:
     """What a reading command made of its input, in one line, as `parse` counts it: hands
     read (a copy of a hand read before counted once), skipped (other games), rejected,
     files unreadable or of no known site; then the hands counted in the figures and why
-    any other is left out (the filters, or no player dealt in). `counts` as
+    any other is left out (the filters, no player dealt in, or copies of a hand in a
+    folder of tables that differ: `histkit.firstcopy`). `counts` as
     `histkit.workspace.open_source` fills it ("stored": the database's hands; "kept": the
     hands read, each once)."""
     stored = counts.get("stored")
@@ -597,9 +598,15 @@ def accounting_line(counts: dict[str, Any], *, counted: int) -> str:
     parts.append(f"{plural(int(counts.get('unreadable', 0)), 'file')} unreadable")
     if counts.get("unknown"):
         parts.append(f"{plural(int(counts['unknown']), 'file')} of no known site")
-    distinct = read - copies
+    differ = int(counts.get("differ", 0))
+    distinct = read - copies - differ
     selected = int(counts.get("selected", distinct))
     out = []
+    if differ:
+        out.append(
+            f"{differ:,} whose copies in the tables differ and cannot be told apart "
+            "(read its hand histories instead)"
+        )
     if distinct > selected:
         out.append(f"{distinct - selected:,} not matching the filters")
     if selected > counted:
