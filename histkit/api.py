@@ -83,7 +83,8 @@ def stats(
     until: When = None,
     tournament: bool | None = None,
 ) -> pd.DataFrame:
-    """Per player and money unit (and `by`: game, stakes, table, session, ...) the figures
+    """Per player and money unit (and `by`: game, stakes, table, session, position, door:
+    `histkit.statdefs.GROUPS`; `by="position"` one row per position on 3rd) the figures
     of `histkit stats` (docs/stats.md), one row each: counts, fractions (float, NaN with no
     chance), money as int64 minor units of the row's `money_unit`. `audit=False` skips the
     replay (no hi/lo outcomes). With `player`, that player's rows."""

@@ -431,3 +431,21 @@ def test_real_hands_counted_by_hand() -> None:
     # steal success, and the bring-in's defence a fold.
     assert _fact(f, "99632279315", "Player0")["steal_won"]
     assert _fact(f, "99632279315", "Hero")["bring_in_fold"]
+
+
+def test_api_by_position(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import histkit
+    from histkit.cli import main
+
+    path = tmp_path / "hands.txt"
+    assert main(["simulate", "--hands", "20", "--seed", "5", "-o", str(path), "-q"]) == 0
+    whole = histkit.stats(path, audit=False)
+    rows = histkit.stats(path, by="position", audit=False)
+    assert set(rows["position"]) <= {"early", "middle", "late", "bring-in", "none"}
+    assert rows["hands"].sum() == whole["hands"].sum()
+    # only the first to act on 3rd posts the bring-in
+    others = rows[rows["position"].isin(["early", "middle", "late"])]
+    assert (others["bring_in"] == 0).all() and len(others)
+    assert (rows[rows["position"] == "bring-in"]["bring_in"] > 0).any()
+    with pytest.raises(ValueError, match="position, door"):
+        histkit.stats(path, by="seat", audit=False)
