@@ -12,7 +12,7 @@ player-hands compared, agreeing) and then every disagreement (site, hand id, pla
 values), so each one can be explained (docs/stats.md, "Compared with FPDB").
 
     FPDB_DIR=/path/to/fpdb-3 FPDB_PYTHON=/path/to/venv/bin/python \\
-        python benchmarks/compare_fpdb.py [PATH...] [--json OUT]
+        python benchmarks/compare_fpdb.py [PATH...] [--json OUT] [--markdown OUT]
 
 `FPDB_DIR` is a checkout of fpdb-3 (the folder holding `fpdb_3_legacy/`); `FPDB_PYTHON` a
 Python with FPDB's dependencies (PySide6, pyzmq, pandas, pytz, defusedxml, beautifulsoup4,
@@ -22,10 +22,12 @@ folder, so it neither reads nor writes a user's FPDB configuration, and with
 `QT_QPA_PLATFORM=offscreen`. Without `FPDB_DIR` (or when it is not an FPDB checkout) the
 script says so and exits 0: FPDB is an optional comparison, not a dependency.
 
-Only what FPDB itself stored is compared: a hand FPDB did not import (a site or game it does
-not parse) or a player it names differently is listed as unpaired, never guessed at. Its
-street numbers are the stud streets less 3 (street0 = 3rd street, street1 = 4th ...
-street4 = 7th).
+Only what FPDB itself computed is compared (its `HandsPlayers` row, and the donk-bet flags
+its `DerivedStats` computes but does not store, kept as the import runs), and only in the
+hands both read alike (the same actions street by street, `first_difference` names where
+they part): a hand FPDB did not import (a site or game it does not parse) or a player it
+names otherwise is listed as unpaired, never guessed at. Its street numbers are the stud
+streets less 3 (street0 = 3rd street, street1 = 4th ... street4 = 7th).
 """
 
 from __future__ import annotations
