@@ -616,6 +616,7 @@ def stored_report(tables: Mapping[str, Any], *, source: str) -> AuditReport:
                 kind=row["kind"],
                 reason=row["reason"],
                 game=row.get("game"),
+                about_hand=row.get("about_hand") is not False,
             )
             if issue.kind == "conflict":  # a database's copy with another text: a copy
                 stored = next((k for k in first if k[1] == issue.hand_id), None)

@@ -150,6 +150,11 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "reason": ("-", "why, in words"),
         "game": ("-", "a skipped hand's game as written"),
+        "about_hand": (
+            "-",
+            "false for a rejection that is no hand's (text between hands, an empty file, "
+            "XML broken outside any hand), which is counted apart from rejected hands",
+        ),
     },
     "allin_ev": {
         "hand_id": _KEY,

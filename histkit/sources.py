@@ -246,11 +246,23 @@ def load(
 def _count_input(out: dict[str, pa.Table], counts: dict[str, Any], *, read: int | None) -> None:
     counts["read"] = read
     errors = out.get("errors")
-    kinds = (
-        errors["kind"].to_pylist() if errors is not None and "kind" in errors.column_names else []
-    )
-    for kind in ("skipped", "unknown", "unreadable"):
+    kinds = _counted_kinds(errors)
+    for kind in ("skipped", "outside", "unknown", "unreadable"):
         counts[kind] = kinds.count(kind)
+
+
+def _counted_kinds(errors: pa.Table | None) -> list[str]:
+    """Each error's kind as counted (`histkit.tables.counted_kind`)."""
+    from histkit.tables import counted_kind
+
+    if errors is None or "kind" not in errors.column_names:
+        return []
+    about = (
+        errors["about_hand"].to_pylist()
+        if "about_hand" in errors.column_names
+        else [None] * errors.num_rows
+    )
+    return [counted_kind(k, a) for k, a in zip(errors["kind"].to_pylist(), about, strict=True)]
 
 
 def players_like(name: str, names: Iterable[Any]) -> list[str]:

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SCHEMAS",
+    "counted_kind",
+    "counted_kind_sql",
     "TABLE_NAMES",
     "Tables",
     "TableBuilder",
@@ -172,6 +174,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("kind", _STR),
             ("reason", _STR),
             ("game", _STR),
+            ("about_hand", _BOOL),
         ]
     ),
     # one row per player still in a pot an all-in settled with cards to come, each pot
@@ -236,6 +239,22 @@ SCHEMAS: dict[str, pa.Schema] = {
     ),
 }
 AUDIT_TABLES = ("awards", "violations")
+
+
+def counted_kind(kind: str, about_hand: bool | None) -> str:
+    """How an `errors` row is counted: a rejection that is no hand's (`about_hand` false:
+    text between hands, an empty file) is "outside", apart from rejected hands; a row of
+    an older histkit (no such value) counts as it did."""
+    return "outside" if kind == "rejected" and about_hand is False else kind
+
+
+def counted_kind_sql(columns: Iterable[str]) -> str:
+    """`counted_kind` in SQL over an `errors` table with these columns."""
+    if "about_hand" not in set(columns):
+        return "kind"
+    return "CASE WHEN kind = 'rejected' AND about_hand IS FALSE THEN 'outside' ELSE kind END"
+
+
 TABLE_NAMES: tuple[str, ...] = tuple(n for n in SCHEMAS if n not in AUDIT_TABLES)
 #: Tables whose rows belong to one hand, keyed by (site, hand_id): filtered, de-duplicated
 #: and loaded with their hand (`errors` is not one). Every list of tables is taken from
@@ -448,6 +467,7 @@ class TableBuilder:
         c["kind"].append(issue.kind)
         c["reason"].append(issue.reason)
         c["game"].append(getattr(issue, "game", None))
+        c["about_hand"].append(bool(getattr(issue, "about_hand", True)))
 
     def add_hand(self, hand: Hand, *, replayed: Replay | None = None) -> None:
         self.n_hands += 1

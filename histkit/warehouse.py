@@ -642,9 +642,7 @@ def read_tables(folder: str | Path, names: Iterable[str] | None = None) -> dict[
     return out
 
 
-def table_batches(
-    folder: str | Path, name: str, *, rows: int = 65_536
-) -> Iterator[pa.Table]:
+def table_batches(folder: str | Path, name: str, *, rows: int = 65_536) -> Iterator[pa.Table]:
     """The rows of table `name` of a complete result, in the order written, a batch of at
     most `rows` at a time, each with the table's own schema (as `read_tables` gives it
     whole): so a result of any size is read in bounded memory. Nothing if the result has

@@ -49,7 +49,7 @@ _AUDIT = _tables.AUDIT_TABLES
 MEMORY_LIMIT = "256MB"  # DuckDB's own memory: beyond it, it spills to the temporary folder
 _THREADS = 2
 _BATCH_HANDS = 4096  # hands of text written to the temporary database at a time
-_KINDS = ("skipped", "rejected", "unknown", "unreadable")  # of the errors, counted
+_KINDS = ("skipped", "rejected", "outside", "unknown", "unreadable")  # of the errors, counted
 
 
 @dataclass
@@ -206,11 +206,7 @@ class _Writer:
         n, example = self.ws.con.execute("SELECT count(*), min(hand_id) FROM hk_dups").fetchall()[0]
         self.ws.duplicates = (int(n), None if example is None else str(example))
         self.ws.counts["kept"] = self.written  # each (site, hand id) once
-        kinds = dict(
-            self.ws.con.execute("SELECT kind, count(*) FROM errors GROUP BY kind").fetchall()
-        )
-        for kind in _KINDS:
-            self.ws.counts[kind] = int(kinds.get(kind, 0))
+        _count_errors(self.ws)
 
 
 def _key_table(keys: Iterable[tuple[str, str]]) -> pa.Table:
@@ -429,9 +425,16 @@ def _count_kinds(ws: Workspace, got: dict[str, int]) -> None:
     ws.counts["kept"] = got.get("kept", 0)
     if got.get("differ"):
         ws.counts["differ"] = got["differ"]
-    kinds = dict(ws.con.execute("SELECT kind, count(*) FROM errors GROUP BY kind").fetchall())
-    for kind in _KINDS:
-        ws.counts[kind] = int(kinds.get(kind, 0))
+    _count_errors(ws)
+
+
+def _count_errors(ws: Workspace) -> None:
+    """The errors' counts by kind, as counted (`histkit.tables.counted_kind`)."""
+    columns = [str(c[0]) for c in ws.con.execute("SELECT * FROM errors LIMIT 0").description or []]
+    kind = _tables.counted_kind_sql(columns)
+    kinds = dict(ws.con.execute(f"SELECT {kind}, count(*) FROM errors GROUP BY 1").fetchall())
+    for k in _KINDS:
+        ws.counts[k] = int(kinds.get(k, 0))
 
 
 def _count(ws: Workspace, name: str) -> int:
@@ -456,9 +459,7 @@ def from_db(file: Path, *, audit: bool = True) -> Workspace:
         if not ws.counts["stored"]:
             raise empty_db(file)
         if "errors" in names:
-            kinds = dict(con.execute("SELECT kind, count(*) FROM errors GROUP BY kind").fetchall())
-            for kind in _KINDS:
-                ws.counts[kind] = int(kinds.get(kind, 0))
+            _count_errors(ws)
     except BaseException:
         con.close()
         shutil.rmtree(folder, ignore_errors=True)

@@ -595,6 +595,9 @@ def accounting_line(counts: dict[str, Any], *, counted: int) -> str:
         parts[0] += f" ({copies:,} of them {what} of a hand read before: each hand counted once)"
     parts.append(f"{plural(int(counts.get('skipped', 0)), 'hand')} of other games skipped")
     parts.append(f"{plural(int(counts.get('rejected', 0)), 'hand')} rejected")
+    if counts.get("outside"):
+        what = plural(int(counts["outside"]), "stretch", "stretches")
+        parts.append(f"{what} of text not part of any hand")
     parts.append(f"{plural(int(counts.get('unreadable', 0)), 'file')} unreadable")
     if counts.get("unknown"):
         parts.append(f"{plural(int(counts['unknown']), 'file')} of no known site")

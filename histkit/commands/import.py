@@ -157,9 +157,20 @@ def summary(r: ImportReport) -> str:
         lines.append(f"Could not read {plural(r.unreadable, 'file')}:")
         lines.extend(f"  {f}: {why}" for f, why in r.unreadable_examples)
     lines.append(f"Rejected {plural(r.rejected, 'hand')}" + (":" if r.rejected else "."))
-    for f, line, hand, why in r.rejected_examples:
+    lines += _examples(r.rejected, r.rejected_examples)
+    if r.outside:
+        what = plural(r.outside, "stretch", "stretches")
+        lines.append(f"Not part of any hand: {what} of text:")
+        lines += _examples(r.outside, r.outside_examples)
+    return terminal_lines(lines)
+
+
+def _examples(n: int, examples: tuple[tuple[str, int | None, str | None, str], ...]) -> list[str]:
+    """The first few errors of a kind, one line each, and how many more there are."""
+    lines = []
+    for f, line, hand, why in examples:
         where = f"{f}:{line}" if line else f
         lines.append(f"  {where}" + (f" hand #{hand}" if hand else "") + f": {why}")
-    if r.rejected > len(r.rejected_examples):
-        lines.append(f"  ... and {r.rejected - len(r.rejected_examples):,} more (see `histkit db`)")
-    return terminal_lines(lines)
+    if n > len(examples):
+        lines.append(f"  ... and {n - len(examples):,} more (see `histkit db`)")
+    return lines

@@ -68,7 +68,8 @@ class ImportReport:
     `removed` (old rows of files read again or read on), `duplicates` (copies of stored
     hands, not stored again), `conflicts` (a key stored with another text: not stored, an
     error naming both files), `pending` (last hands of files not complete yet), `rejected`
-    (stud hands that could not be parsed), `skipped` (hands of other games).
+    (stud hands that could not be parsed), `outside` (stretches of text that are no hand's:
+    text between hands, an empty file), `skipped` (hands of other games).
     `write_seconds`: how long the import held the database to write (readers wait at most
     that long); `unfinished`: files read only in part (`max_bytes`), for the next import;
     `files_gone`: files imported before that are no longer where they were (deleted, or
@@ -86,6 +87,7 @@ class ImportReport:
     conflicts: int = 0
     pending: int = 0
     rejected: int = 0
+    outside: int = 0
     skipped: int = 0
     seconds: float = 0.0
     write_seconds: float = 0.0
@@ -94,6 +96,7 @@ class ImportReport:
     unread: int = 0  # hands stored that were read without a line not understood
     conflict_messages: tuple[str, ...] = ()
     rejected_examples: tuple[tuple[str, int | None, str | None, str], ...] = ()
+    outside_examples: tuple[tuple[str, int | None, str | None, str], ...] = ()
     unknown_examples: tuple[tuple[str, str], ...] = ()
     unreadable_examples: tuple[tuple[str, str], ...] = ()
     pending_hands: tuple[tuple[str, int, str], ...] = ()  # (file, line, why), files read
@@ -528,6 +531,7 @@ def _report(
         conflicts=c["conflicts"],
         pending=len(pending),
         rejected=c["rejected"],
+        outside=c["outside"],
         skipped=c["skipped"],
         unreadable=c["unreadable"],
         unknown=c["unknown"],
@@ -536,6 +540,7 @@ def _report(
         write_seconds=held,
         conflict_messages=tuple(store.tally.conflicts),
         rejected_examples=tuple(store.tally.rejected),
+        outside_examples=tuple(store.tally.outside),
         unknown_examples=tuple(store.tally.unknown),
         unreadable_examples=tuple(store.tally.unreadable),
         pending_hands=pending,

@@ -335,6 +335,19 @@ def _types(con: duckdb.DuckDBPyConnection, schema: pa.Schema) -> dict[str, str]:
     return {r[0]: r[1] for r in rows}
 
 
+#: New columns that rows stored before get from their own values, without a re-reading:
+#: whether an error is a hand's (a rejection no hand's was text between hands or an empty
+#: file, in the words the reader used for them; every other row was counted a hand's).
+_FILLED: dict[str, dict[str, str]] = {
+    "errors": {
+        "about_hand": (
+            "NOT (t.kind = 'rejected' AND t.hand_id IS NULL AND (t.reason LIKE "
+            "'text that is not part of any hand%' OR t.reason LIKE 'empty file%'))"
+        )
+    }
+}
+
+
 def sync_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Give every table of hands SCHEMAS' columns, in its order (the tables it names that
     were rebuilt). New columns are NULL in rows stored before, except a child table's
@@ -362,6 +375,8 @@ def sync_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
                 cols.append(f't."{c}"')
             elif c in from_hand:
                 cols.append(f'h."{c}" AS "{c}"')
+            elif c in _FILLED.get(name, {}):
+                cols.append(f'{_FILLED[name][c]} AS "{c}"')
             else:
                 cols.append(f'CAST(NULL AS {types[c]}) AS "{c}"')
                 reread = True

@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 from histkit.atomic import no_space
 from histkit.db.scan import GONE, FilePlan
 from histkit.db.schema import CHILD_TABLES, StagingError, count_column, key_columns
-from histkit.tables import AUDIT_TABLES, SCHEMAS
+from histkit.tables import AUDIT_TABLES, SCHEMAS, counted_kind
 
 if TYPE_CHECKING:
     import duckdb
@@ -123,6 +123,7 @@ class Tally:
     counts: Counter[str] = field(default_factory=Counter)
     conflicts: list[str] = field(default_factory=list)
     rejected: list[tuple[str, int | None, str | None, str]] = field(default_factory=list)
+    outside: list[tuple[str, int | None, str | None, str]] = field(default_factory=list)
     unknown: list[tuple[str, str]] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)
 
@@ -357,15 +358,16 @@ class Store:
         c["added"] += added
         c["duplicates"] += copies
         c["conflicts"] += conflicts
-        for row in errors.select(["source_file", "line", "hand_id", "kind", "reason"]).to_pylist():
-            kind = row["kind"]
+        for row in errors.to_pylist():
+            kind = counted_kind(row["kind"], row.get("about_hand"))
             if kind == "conflict":
                 continue
             c[kind] += 1
+            example = (row["source_file"], row["line"], row["hand_id"], row["reason"])
             if kind == "rejected" and len(self.tally.rejected) < 20:
-                self.tally.rejected.append(
-                    (row["source_file"], row["line"], row["hand_id"], row["reason"])
-                )
+                self.tally.rejected.append(example)
+            elif kind == "outside" and len(self.tally.outside) < 20:
+                self.tally.outside.append(example)
             elif kind == "unreadable" and len(self.tally.unreadable) < 20:
                 self.tally.unreadable.append((row["source_file"], row["reason"]))
             elif kind == "unknown" and len(self.tally.unknown) < 20:
@@ -496,7 +498,7 @@ class Store:
                 LEFT JOIN (SELECT source_file, count(*) AS n FROM duplicates {mine} GROUP BY 1) d
                     ON d.source_file = f.path
                 LEFT JOIN (SELECT source_file, count_if(kind = 'conflict') AS conflicts,
-                        count_if(kind = 'rejected') AS rejected,
+                        count_if(kind = 'rejected' AND about_hand IS NOT FALSE) AS rejected,
                         count_if(kind = 'skipped') AS skipped
                     FROM errors {mine} GROUP BY 1) e ON e.source_file = f.path
                 LEFT JOIN (SELECT source_file,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from histkit.db.schema import MONEY_UNIT_SQL, version
+from histkit.tables import counted_kind_sql
 from histkit.words import plural
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def describe(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> di
     files, size, last = rows(
         "SELECT count(*), coalesce(sum(greatest(size, 0)), 0), max(imported_at) FROM files"
     )[0]
-    errors = dict(rows("SELECT kind, count(*) FROM errors GROUP BY kind"))
+    kind = counted_kind_sql(str(c[0]) for c in con.execute("DESCRIBE errors").fetchall())
+    errors = dict(rows(f"SELECT {kind}, count(*) FROM errors GROUP BY 1"))
     skipped = rows(
         "SELECT coalesce(game, '?'), count(*) FROM errors WHERE kind = 'skipped' "
         "GROUP BY ALL ORDER BY 2 DESC, 1"
@@ -75,6 +77,7 @@ def describe(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> di
         "pending": [{"file": f, "line": n, "reason": why} for f, n, why in pending],
         "errors": {
             "rejected": errors.get("rejected", 0),
+            "outside": errors.get("outside", 0),
             "unreadable_files": errors.get("unreadable", 0),
             "unknown_files": errors.get("unknown", 0),
             "skipped": {g: n for g, n in skipped},
@@ -152,7 +155,12 @@ def text(d: dict[str, Any]) -> str:
     detail = ", ".join(f"{g} {n:,}" for g, n in e["skipped"].items())
     lines.append(
         f"Errors: {plural(e['rejected'], 'hand')} rejected; "
-        f"{plural(skipped, 'hand')} of other games skipped"
+        + (
+            f"{plural(e['outside'], 'stretch', 'stretches')} of text not part of any hand; "
+            if e.get("outside")
+            else ""
+        )
+        + f"{plural(skipped, 'hand')} of other games skipped"
         + (f" ({detail})" if detail else "")
         + f"; {plural(e['unknown_files'], 'file')} of no known site; "
         f"{plural(e['unreadable_files'], 'file')} unreadable" + (":" if e["first"] else ".")
