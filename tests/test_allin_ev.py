@@ -371,6 +371,7 @@ def test_street_equities_value_each_street_with_the_cards_of_each_view() -> None
     assert shown[1].equity[1] > seen[1].equity[1]
 
 
+@pytest.mark.slow
 def test_the_report_shows_ev_net_and_equity_street_by_street(tmp_path: Path) -> None:
     from histkit.report import build_report
     from histkit.simulate import write_session

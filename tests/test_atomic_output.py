@@ -163,6 +163,7 @@ def _kill_at_random(
     return seen
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points(
     corpus: Corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -178,6 +179,7 @@ def test_sigkill_at_random_points(
             break
 
 
+@pytest.mark.slow
 def test_sigint_at_random_points(
     corpus: Corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -203,6 +205,7 @@ sys.exit(main(sys.argv[3:]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("partition", [False, True])
 def test_signals_during_the_commit(
     corpus: Corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str], partition: bool
@@ -430,6 +433,7 @@ def test_output_folder_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 # ------------------------------------------------------------- the other commands' -o
 
 
+@pytest.mark.slow
 def test_report_and_simulate_outputs_are_whole_or_absent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -111,6 +111,7 @@ def _same(got: dict[str, pa.Table], want: dict[str, pa.Table]) -> None:
         assert got[name].equals(table), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("partition_by", [(), ("game", "date", "site")])
 def test_parse_on_the_cluster_gives_the_local_tables(
     scheduler: str, sessions: Path, tmp_path: Path, small_tasks: None, partition_by: tuple[str, ...]
@@ -130,6 +131,7 @@ def test_parse_on_the_cluster_gives_the_local_tables(
         assert len(parts) > 3
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
 @pytest.mark.parametrize("partition_by", [(), ("site", "game", "date")])
 def test_parse_on_the_cluster_real_corpus(
@@ -144,6 +146,7 @@ def test_parse_on_the_cluster_real_corpus(
     _same(read_tables(tmp_path / "dask"), want)
 
 
+@pytest.mark.slow
 def test_audit_on_the_cluster_gives_the_local_report(
     scheduler: str, sessions: Path, small_tasks: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,6 +161,7 @@ def test_audit_on_the_cluster_gives_the_local_report(
     assert any(u["source_file"].endswith("g_gone.txt") for u in want["unreadable_files"])
 
 
+@pytest.mark.slow
 def test_a_killed_worker_changes_nothing(
     client: distributed.Client, sessions: Path, tmp_path: Path
 ) -> None:
@@ -208,6 +212,7 @@ def _kill_a_busy_worker(
     return None
 
 
+@pytest.mark.slow
 def test_a_killed_worker_in_a_flat_run_changes_nothing(
     scheduler: str,
     client: distributed.Client,
@@ -265,6 +270,7 @@ def test_histkit_scheduler_runs_on_the_cluster(
     _same(read_tables(tmp_path / "dask"), want)
 
 
+@pytest.mark.slow
 def test_read_hands_as_dask_dataframes(
     client: distributed.Client, sessions: Path, tmp_path: Path
 ) -> None:
@@ -336,6 +342,7 @@ def test_audit_in_python(client: distributed.Client, sessions: Path) -> None:
     assert list(frame["code"]) == [str(v.code) for v in want.violations]
 
 
+@pytest.mark.slow
 def test_urls_in_and_out(tmp_path: Path) -> None:
     """fsspec URLs for inputs and outputs (memory://, seen by workers that are threads of
     this process), and file:// URLs as local paths."""

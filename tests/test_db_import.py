@@ -133,6 +133,7 @@ def grow(path: Path, data: bytes, db: Path, rng: random.Random, n: int) -> list[
     return reports
 
 
+@pytest.mark.slow
 def test_a_file_written_hand_by_hand_ends_with_exactly_its_hands(tmp_path: Path) -> None:
     data = simulated(tmp_path / "src.txt", 30, seed=11).read_bytes()
     live = tmp_path / "live" / "session.txt"
@@ -381,6 +382,7 @@ def test_a_database_of_schema_version_1_is_migrated(tmp_path: Path) -> None:
     assert hdb.import_paths([path], db=old).files_skipped == 1
 
 
+@pytest.mark.slow
 def test_a_version_3_database_has_its_all_in_rows_valued_again(tmp_path: Path) -> None:
     """Version 4 values each pot of an all-in hand when its own last chip went in: the
     rows a version 3 database holds are the earlier definition's (and have no `at_stake`).

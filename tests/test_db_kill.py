@@ -118,6 +118,7 @@ class Helper:
         self.proc.wait(timeout=30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_an_import_killed_at_random_moments(scene: Scene, tmp_path: Path, seed: int) -> None:
     spill = tmp_path / "spill"

@@ -133,6 +133,7 @@ def each(
 # ------------------------------------------------------------------------------ stats
 
 
+@pytest.mark.slow
 def test_stats_give_the_same_figures_from_every_source(
     sources: Sources, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -208,6 +209,7 @@ def test_default_database_is_the_environment_s(
     assert rc == 0 and json.loads(out) and out == named[1]
 
 
+@pytest.mark.slow
 def test_report_reads_the_database(
     sources: Sources, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -236,6 +238,7 @@ def _audit_json(text: str) -> dict[str, object]:
     return dict(d)
 
 
+@pytest.mark.slow
 def test_stored_audit_gives_the_audit_of_the_text(
     faults: Sources, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -347,6 +350,7 @@ def test_a_database_of_an_older_histkit(
             assert got[old] == got[faults.db], (argv, flags)
 
 
+@pytest.mark.slow
 def test_folder_or_database_without_the_audit(
     sources: Sources, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -67,6 +67,7 @@ def hands_in(db: Path) -> int:
         return int(con.sql("select count(*) from hands").fetchall()[0][0])
 
 
+@pytest.mark.slow
 def test_watch_imports_hands_as_they_are_written_while_readers_read(tmp_path: Path) -> None:
     data = simulated(tmp_path / "src.txt", 12, seed=31).read_bytes()
     folder = tmp_path / "hh"

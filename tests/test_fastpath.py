@@ -115,6 +115,7 @@ def simulated() -> str:
     return simulated_text()
 
 
+@pytest.mark.slow
 def test_simulated_hands_both_ways(simulated: str, monkeypatch: pytest.MonkeyPatch) -> None:
     count = Counting(monkeypatch)
     items = both(simulated, "sim.txt")
@@ -160,6 +161,7 @@ def mutants(hand: list[str], rng: random.Random, n: int) -> Iterator[str]:
         yield "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 def test_broken_hands_give_the_same_issues(simulated: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """~2,500 broken variants of synthetic, simulated (and real, when present) hands: the
     same result both ways, and the matcher hands every rejection to Lark (which words

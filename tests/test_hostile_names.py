@@ -203,6 +203,7 @@ def test_text_tables_are_bounded(hostile, capsys: pytest.CaptureFixture[str]) ->
         assert max(len(line) for line in text.splitlines()) < 200
 
 
+@pytest.mark.slow
 def test_report_escapes_and_isolates(hostile, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path, _ = hostile
     out = tmp_path / "r.html"

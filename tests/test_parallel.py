@@ -25,6 +25,7 @@ def _inputs() -> list[Path]:
     return paths
 
 
+@pytest.mark.slow
 def test_jobs_give_identical_tables() -> None:
     paths = _inputs()
     one = build_tables(paths, jobs=1, audit=True)
@@ -34,6 +35,7 @@ def test_jobs_give_identical_tables() -> None:
         assert table.equals(two[name]), name
 
 
+@pytest.mark.slow
 def test_jobs_give_identical_audit_reports() -> None:
     paths = _inputs()
     one = audit_paths(paths, jobs=1)
@@ -146,6 +148,7 @@ def test_run_streams_in_input_order(tmp_path: Path) -> None:
     assert all(r.hands == 1 and not r.violations for r in results)
 
 
+@pytest.mark.slow
 def test_partitioned_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = [str(p) for p in _inputs()]
     plain, parts = tmp_path / "plain", tmp_path / "parts"

@@ -18,6 +18,7 @@ from histkit.stats import player_stats, seat_facts
 from histkit.tables import tables_from
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seed"), [("stud_hilo", 31), ("stud", 32), ("razz", 33)])
 def test_six_max_sessions_reach_showdown_and_put_money_in_like_people(game: str, seed: int) -> None:
     """WTSD 20-40% and VPIP 20-45% for the average player (all their hands together, and

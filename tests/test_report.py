@@ -82,6 +82,7 @@ def test_report_embeds_every_plot_and_nothing_external() -> None:
         assert root.tag.endswith("svg")
 
 
+@pytest.mark.slow
 def test_report_summary_pots_and_violations() -> None:
     text = build_report(_audited_frames(), "A", top=2)
     assert "<h1>A: the session of 01 January 2026</h1>" in text and "Hands dealt" in text
@@ -145,6 +146,7 @@ def test_hand_replay_keeps_the_order_across_players() -> None:
             assert [p for _, p in said] == want, (hand_id, street)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_report_on_real_hands(corpus_dir: Path, tmp_path: Path) -> None:
     from histkit.cli import main
@@ -174,6 +176,7 @@ def test_report_cli_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-u
     assert "no such file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not has_chromium(), reason="no chromium")
 def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     """The sample data's report in a browser: separate cash and tournament sections, and
@@ -205,6 +208,7 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
         assert colour_pixels(tmp_path / "hand.png", colour) > 50, colour
 
 
+@pytest.mark.slow
 def test_a_count_of_one_is_singular() -> None:
     """'1 hand', '1 table', '(1 cash)', never '1 hands' or '1 cashes'."""
     from histkit import plots
@@ -244,6 +248,7 @@ def test_the_audit_coverage_sentence_counts_one_as_one() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_title_counts_undated_hands() -> None:
     """A hand with no start time (iPoker writes none) is not 'the session of' a day."""
     import dataclasses
@@ -270,6 +275,7 @@ def test_the_title_counts_undated_hands() -> None:
     assert title.findall(build_report(tables_from(undated), "A")) == ["A: 2 undated hands"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "ipoker").is_dir(), reason="../shared/hands is absent")
 def test_the_title_spans_the_real_corpus_days() -> None:
     """Player11 plays a Merge freeroll of 22 June 2011 and an iPoker sit-and-go of 19 March
@@ -302,6 +308,7 @@ def test_the_readme_links_files_that_exist() -> None:
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(data) < 300_000
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not has_chromium(), reason="no chromium")
 def test_the_readme_pictures_can_be_remade(tmp_path: Path) -> None:
     """docs/screenshots.py draws them again from sample_data/: the summary, and a replayed

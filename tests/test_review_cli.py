@@ -165,6 +165,7 @@ def test_stats_and_simulate_take_the_same_game_spellings(
         assert rc == 0 and "Hero" in out, err
 
 
+@pytest.mark.slow
 def test_stats_and_report_are_quiet_on_asking(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -267,6 +268,7 @@ def test_simulate_deals_at_the_smallest_table_that_seats_the_players(
     assert sizes == {f"{table}-max"}
 
 
+@pytest.mark.slow
 def test_faults_is_the_share_of_hands_with_a_fault(tmp_path: Path) -> None:
     out = tmp_path / "f.txt"
     report = write_session(out, "stud_hilo", 1000, players=8, seed=7, faults=0.1,
@@ -300,6 +302,7 @@ def _bars(monkeypatch: pytest.MonkeyPatch, desc: str, *argv: str, done: bool = T
     return bars
 
 
+@pytest.mark.slow
 def test_progress_shows_the_share_done_and_the_time_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -308,6 +311,7 @@ def test_progress_shows_the_share_done_and_the_time_left(
     assert any(" hands]" in f for f in bars)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["export", "import"])
 def test_export_and_import_show_the_share_of_bytes_read(
     command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -473,6 +477,7 @@ def test_output_into_a_pipe_is_written_there(
     assert stat.S_ISFIFO(os.stat(pipe).st_mode) and got and len(got[0]) > 100
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
 @pytest.mark.parametrize("command", ["stats", "audit", "report", "simulate"])
 def test_an_output_that_fails_as_it_is_written_is_one_line(

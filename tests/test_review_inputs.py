@@ -100,6 +100,7 @@ def test_export_writes_each_hand_once(tmp_path: Path, capsys: pytest.CaptureFixt
         assert "Wrote 200 hands" in said and "Skipped 200 duplicates" in said, said
 
 
+@pytest.mark.slow
 def test_parse_says_how_many_hands_it_read_twice(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -199,6 +200,7 @@ def test_one_exit_rule_for_nothing_matched(
     assert codes == {2}
 
 
+@pytest.mark.slow
 def test_a_tournament_summary_of_no_tournament_is_nothing_matched(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -217,6 +219,7 @@ def test_a_tournament_summary_of_no_tournament_is_nothing_matched(
 # ------------------------------------------------------------------- players
 
 
+@pytest.mark.slow
 def test_a_player_is_found_whatever_the_case(capsys: pytest.CaptureFixture[str]) -> None:
     rc, exact, _ = run(capsys, "stats", str(RAZZ), "--player", "Hero", "--format", "json", "-q")
     assert rc == 0
@@ -250,6 +253,7 @@ def _compressed_folder(tmp_path: Path) -> Path:
     return d
 
 
+@pytest.mark.slow
 def test_compressed_histories_are_read_as_if_they_were_not(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -56,6 +56,7 @@ def test_two_tournaments_chips_are_never_added(capsys: pytest.CaptureFixture[str
         assert r["net"] == int(part["net"].sum()) and r["hands"] == len(part)
 
 
+@pytest.mark.slow
 def test_cash_and_tournament_rows_apart(capsys: pytest.CaptureFixture[str]) -> None:
     both = rows(capsys, str(CASH), str(TOURNAMENT), "--player", "Hero")
     assert {r["money"] for r in both if not str(r["money_unit"]).startswith("chips:")} == {"USD"}
@@ -66,6 +67,7 @@ def test_cash_and_tournament_rows_apart(capsys: pytest.CaptureFixture[str]) -> N
 # --------------------------------------------------------------------- grouping
 
 
+@pytest.mark.slow
 def test_starting_hands_follow_the_grouping(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = run(capsys, "stats", str(SAMPLE_DATA), "--player", "Hero", "--by", "stakes")
     assert rc == 0
@@ -84,6 +86,7 @@ def test_tournament_levels_sort_by_size(capsys: pytest.CaptureFixture[str]) -> N
         assert bigs == sorted(bigs), levels
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "written", ["$0.04/$0.08", "$0.04/$0.08 USD", "0.04/0.08", "$0.04/$0.08 usd", "0.04 / 0.08"]
 )
@@ -112,6 +115,7 @@ def test_stakes_of_a_hand_without_a_currency_are_plain_numbers(
     assert "stud 0.04/0.08 · " in text and "nan" not in re.sub(r'src="[^"]*"', "", text)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "kingsclub").is_dir(), reason="../shared/hands is absent")
 def test_kings_club_stakes(capsys: pytest.CaptureFixture[str]) -> None:
     """Kings Club writes amounts with no currency ("#39969428: Limit Seven Card Stud Hi-Lo
@@ -161,6 +165,7 @@ def test_stakes_in_no_form_of_stakes_are_a_usage_error(
     assert ('"$0.04/$0.08 USD"' in err) == bool(written.strip())
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_every_stakes_label_printed_is_a_stakes_filter(
     corpus_dir: Path, capsys: pytest.CaptureFixture[str]
@@ -181,6 +186,7 @@ def test_every_stakes_label_printed_is_a_stakes_filter(
         ), label
 
 
+@pytest.mark.slow
 def test_the_text_table_shows_the_largest_samples_first(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -195,6 +201,7 @@ def test_the_text_table_shows_the_largest_samples_first(
     assert "shown" not in out.split("\n\n")[-1].splitlines()[0]
 
 
+@pytest.mark.slow
 def test_duplicates_are_one_summary_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -209,6 +216,7 @@ def test_duplicates_are_one_summary_line(
 # ---------------------------------------------------------------------- sessions
 
 
+@pytest.mark.slow
 def test_sessions_split_at_a_gap(capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(CASH), str(SAMPLE_DATA / "stud_cash_200.txt")]  # played on other days
     mine = rows(capsys, *files, "--player", "Hero", "--by", "session")
@@ -255,6 +263,7 @@ def test_tournament_results_and_summary(capsys: pytest.CaptureFixture[str]) -> N
     assert rc == 0 and "ROI" in out and "in the money" in out
 
 
+@pytest.mark.slow
 def test_a_tournament_with_no_known_finish_shows_its_buy_in_not_zero_cost(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -307,6 +316,7 @@ def test_tournament_summary_on_the_real_corpus(
     assert (horse["buy_in"], horse["fee"], horse["currency"]) == (98, 12, "USD")
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_sessions_on_the_real_corpus(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mine = rows(capsys, str(corpus_dir.parent), "--by", "session", "--player", "s0rrow")
@@ -344,6 +354,7 @@ def _json_sessions(found: list[dict[str, object]]) -> set[tuple[str, str, str]]:
     return {(name(r), str(r["session"]), minute(r["session_start"])) for r in found}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player", [None, "Hero"])
 def test_sessions_as_a_text_table(player: str | None, capsys: pytest.CaptureFixture[str]) -> None:
     """The default text format of --by session prints each session's start to the minute,
@@ -358,6 +369,7 @@ def test_sessions_as_a_text_table(player: str | None, capsys: pytest.CaptureFixt
         assert all(f"session {s} from {start}" in out for _, s, start in shown)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_sessions_as_a_text_table_on_the_real_corpus(
     corpus_dir: Path, capsys: pytest.CaptureFixture[str]

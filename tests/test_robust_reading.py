@@ -147,6 +147,7 @@ BINARIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BINARIES))
 def test_a_binary_file_is_one_unreadable_file(
     name: str, session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

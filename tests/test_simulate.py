@@ -146,6 +146,7 @@ def _coverage(game: Game, seed: int) -> Counter[str]:
 COVERAGE_SEEDS = {Game.STUD_HILO: 1, Game.STUD: 19, Game.RAZZ: 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.value)
 def test_3000_hands_cover_every_situation(game: Game) -> None:
     c = _coverage(game, COVERAGE_SEEDS[game])
@@ -171,6 +172,7 @@ def test_3000_hands_cover_every_situation(game: Game) -> None:
 
 
 # ------------------------------------------------------------------------ faults
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "tournament"),
     [(Game.STUD_HILO, False), (Game.STUD, False), (Game.RAZZ, False), (Game.STUD_HILO, True)],
@@ -197,6 +199,7 @@ def test_audit_finds_every_planted_fault_and_nothing_else(
     assert not extra
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", WRITTEN_SITES)
 def test_every_sites_truth_names_the_code_and_the_players_its_audit_sees(
     tmp_path: Path, site: str
@@ -237,6 +240,7 @@ def test_every_sites_truth_names_the_code_and_the_players_its_audit_sees(
             assert (t["hand_id"], name) in seated, (site, t)
 
 
+@pytest.mark.slow
 def test_every_fault_kind_is_planted(tmp_path: Path) -> None:
     kinds: Counter[str] = Counter()
     for game in GAMES:
@@ -326,6 +330,7 @@ def _real_forms() -> set[str]:
     return forms
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_every_written_line_form_occurs_in_the_real_files() -> None:
     real = _real_forms()
@@ -357,6 +362,7 @@ def test_same_seed_same_text_other_seed_other_text() -> None:
     assert a != write_hands(simulate("razz", 30, seed=10))
 
 
+@pytest.mark.slow
 def test_session_carries_stacks_and_players_come_and_go() -> None:
     hands = list(simulate(Game.STUD_HILO, 400, players=6, seed=4, tables=3))
     assert len({h.table for h in hands}) >= 3
@@ -410,6 +416,7 @@ def test_tournament_chips_levels_and_no_rake() -> None:
     assert bets == sorted(bets)
 
 
+@pytest.mark.slow
 def test_another_profile_is_obeyed_not_hard_wired() -> None:
     """With the casino profile (bet + 4 raises, burn cards) the simulator follows the
     engine: five wagers on a street occur, and the casino replay finds nothing but the
@@ -446,6 +453,7 @@ def test_bad_arguments_are_refused() -> None:
 
 
 # ------------------------------------------------------------------- sample_data
+@pytest.mark.slow
 def test_sample_data_is_what_its_command_writes(tmp_path: Path) -> None:
     """`python -m histkit.simulate.samples sample_data` regenerates the bundled files."""
     from histkit.simulate.samples import SAMPLES, write_samples
@@ -461,6 +469,7 @@ def test_sample_data_is_what_its_command_writes(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (SAMPLE_DATA / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_sample_data_readme_quotes_the_figures_its_command_computes() -> None:
     """sample_data/README.md's table of VPIP, WTSD and average pot is what
     `python -m histkit.simulate.samples --figures sample_data` prints."""

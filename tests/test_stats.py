@@ -672,6 +672,7 @@ def _hands_of(source: str) -> tuple:
 SOURCES = ("constructed", "simulated", "corpus", "sample_data")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", SOURCES)
 def test_identities(source: str) -> None:
     t = tables_from(_hands_of(source))
@@ -695,6 +696,7 @@ def test_identities(source: str) -> None:
     assert (sd.groupby("hand_id").size() >= 2).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", SOURCES)
 def test_hilo_outcomes_add_up_with_the_audit(source: str) -> None:
     from histkit.tables import audit_tables

@@ -50,6 +50,7 @@ Same = Callable[[Hand, Hand], None]
 GAMES = ("stud", "stud_hilo", "razz")
 TABLES = ((2, 1), (3, 5), (5, 2), (6, 3), (8, 4))  # (players, seed) of each round trip
 HANDS = 30  # per round trip
+QUICK = (5, 2)  # the table of the quick loop (`-m "not slow"`); the others are marked slow
 
 
 def by_tournament(name: str) -> Callable[[Hand], str]:
@@ -334,7 +335,8 @@ def _chips_by_seat(h: Hand) -> dict[int, int]:
 
 ROUND_TRIPS = [
     pytest.param(site, game, tournament, currency, players, seed,
-                 id=f"{site}-{game}-{'mtt' if tournament else currency}-{players}p")
+                 id=f"{site}-{game}-{'mtt' if tournament else currency}-{players}p",
+                 marks=() if (players, seed) == QUICK else pytest.mark.slow)
     for site in APPLIES
     for game in GAMES
     for tournament, currency in kinds(site)

@@ -607,6 +607,7 @@ def same(orig: Hand, back: Hand) -> None:
     assert carried(back) == carried(orig), orig.hand_id
 
 
+@pytest.mark.slow
 def test_round_trips_cover_what_the_text_leaves_out() -> None:
     """The contract's round trips of OnGame (tests/dialects/test_contract.py) hold bets
     returned on an earlier street than the last (an all-in call short), side pots, split

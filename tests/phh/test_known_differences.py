@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from histkit.accounting import contributions
 from histkit.model import Half, Hand, StreetStart
 from histkit.phh.reader import read_phh
@@ -263,6 +265,7 @@ def _split_pots(hand: Hand) -> bool:
     return len(rp.pots) > 1 and any(a.half is Half.LOW for a in rp.awards)
 
 
+@pytest.mark.slow
 def test_merged_side_pots() -> None:
     # a main and a side pot with the same players still contending (those who win
     # nothing are out, for PokerKit), each split with an odd chip for its high half

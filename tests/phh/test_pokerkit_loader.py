@@ -108,6 +108,7 @@ def test_pokerkit_loads_and_replays_exported_real_hands(tmp_path: Path) -> None:
     assert len(checked) >= 10
 
 
+@pytest.mark.slow
 def test_pokerkit_loads_and_replays_the_exported_sample_data(tmp_path: Path) -> None:
     """The shipped sample sessions: before every dealt card was written, PokerKit dealt
     958 cards itself (opponents' 7th-street cards) in 453 of the 1,194 hands it agrees on."""
