@@ -101,6 +101,7 @@ BOVADA: RuleProfile = dataclasses.replace(
 _A = ActionKind
 _ACE_CLUBS = parse_card("Ac")
 _NO_WAGER = "no stakes written, no full bet made: the small bet is derived from the bring-in"
+_HEADS_UP = " 1 on 1 "  # K (FPDB 2012-10): a two-seat table, written between game and limit
 
 
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -119,6 +120,7 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
         "tournament_id": m["tid"],
         "level": m["level"],
         "table": m["table"] or m["ttable"],
+        "max_seats": 2 if _HEADS_UP in (m["game"] or "") else None,  # K: "7CARD 1 on 1 ..."
     }
     r.sink.header(**head)
 
@@ -261,6 +263,11 @@ def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
     sink.show(player, (*known, *extra), m["description"], line)
 
 
+def on_dealer(r: LineReader, m: re.Match[str], line: int) -> None:
+    """ "Dealer : Set dealer/Bring in spot [N]": a note; the cards settle the bring-in."""
+    r.sink.note(NoteKind.OTHER, None, m[0].rstrip(), line)
+
+
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
     sides = r.scratch.get("sides")
     if sides is None:
@@ -324,11 +331,19 @@ class Bovada(Dialect):
     hand_start: ClassVar[tuple[str, ...]] = ("Bovada Hand #", "Bodog", "Ignition Hand #")
     profile: ClassVar[RuleProfile] = BOVADA
     writer = "histkit.dialects.bovada_writer"
+    # R: 7CARD, 7CARD HiLo; K: 7CARD_HILO, 7CARD_HL (FPDB 2013-08); RAZZ: histkit's own (the
+    # site deals no razz). The limit: Fixed Limit (R), or an older tournament's "Normal" (K,
+    # FPDB 2013-01: no limit written, and stud is fixed limit)
     games: ClassVar[Mapping[str, Game]] = {
-        "7CARD FIXED LIMIT": Game.STUD,  # R
-        "7CARD HILO FIXED LIMIT": Game.STUD_HILO,  # R
-        "7CARD_HILO FIXED LIMIT": Game.STUD_HILO,  # K
-        "RAZZ FIXED LIMIT": Game.RAZZ,  # histkit's own (the site deals no razz)
+        f"{word} {limit}": game
+        for word, game in (
+            ("7CARD", Game.STUD),
+            ("7CARD HILO", Game.STUD_HILO),
+            ("7CARD_HILO", Game.STUD_HILO),
+            ("7CARD_HL", Game.STUD_HILO),
+            ("RAZZ", Game.RAZZ),
+        )
+        for limit in ("FIXED LIMIT", "NORMAL")
     }
     currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD"}
     hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})  # histkit's writer's token
@@ -354,6 +369,8 @@ class Bovada(Dialect):
         "RESULT_MUCKED": _result(SeatOutcome.MUCKED),
         "RESULT_COLLECTED": _result(SeatOutcome.COLLECTED),
         "DEPOSIT": note_handler(NoteKind.OTHER),
+        "BOUNTY": note_handler(NoteKind.OTHER),  # a tournament prize, no pot
+        "BUTTON": on_dealer,
         **{
             name: _timed(handler)
             for name, handler in (
@@ -369,13 +386,17 @@ class Bovada(Dialect):
             )
         },
     }
-    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {"DEPOSIT"}
+    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {
+        "DEPOSIT",
+        "BOUNTY",
+        "BUTTON",
+    }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """The game with its limit ("7CARD HiLo Fixed Limit")."""
         if m["tgame"] is not None:
             return f"{m['tgame'].strip()} {m['tlimit'].strip()}".strip()
-        return str(m["game"] or m["zgame"]).strip()
+        return str(m["game"] or m["zgame"]).replace(_HEADS_UP, " ").strip()
 
     @staticmethod
     def describe(game: Game, cards: tuple[Card, ...]) -> str | None:

@@ -856,3 +856,99 @@ def test_a_short_all_in_before_the_full_wager_does_not_size_the_bets(text: str, 
     (h,) = [x for x in parse_text(text, source="t.txt", site="bovada") if isinstance(x, Hand)]
     assert (h.small_bet, h.big_bet) == (small, 2 * small)
     assert replay(h).errors == ()
+
+
+# ------------------------------------------------ forms known of the format (K)
+
+
+@pytest.mark.parametrize(
+    ("head", "want"),
+    [
+        # the hi/lo word of 2013-08 (FPDB)
+        ("Bovada Hand #3000000001 TBL#9001 7CARD_HL Fixed Limit - 2014-04-06 19:50:19",
+         ("3000000001", Game.STUD_HILO, None, None)),
+        # a heads-up table (2012-10): "1 on 1" is two seats; the "C" stays in the id
+        ("Bovada Hand #C3000000001 TBL#9001 7CARD 1 on 1 Fixed Limit - 2014-04-06 19:50:19",
+         ("C3000000001", Game.STUD, 2, None)),
+        ("Bovada Hand #C3000000001 TBL#9001 7CARD HiLo 1 on 1 Fixed Limit - 2014-04-06 19:50:19",
+         ("C3000000001", Game.STUD_HILO, 2, None)),
+        # a client version tag before the date (2016)
+        ("Ignition Hand #3000000001 TBL#9001 7CARD Fixed Limit [MVS] - 2014-04-06 19:50:19",
+         ("3000000001", Game.STUD, None, None)),
+        # the older tournament header: "Normal" where the limit goes (2013-01), fixed limit
+        ("Bovada Hand #3000000001: 7CARD Tournament #77 TBL#3, Normal- Level 2 (0/0) - "
+         "2014-04-06 19:50:19", ("3000000001", Game.STUD, None, "77")),
+    ],
+)  # fmt: skip
+def test_known_headers(head: str, want: tuple[object, ...]) -> None:
+    text = hand([BRING], head=head)
+    if "Tournament" in head:
+        text = text.replace("$", "").replace("0.10", "10").replace("0.25", "25")
+        text = text.replace("0.30", "30").replace("1.20", "120")
+    h = one(text)
+    assert (h.hand_id, h.game, h.max_seats, h.tournament_id) == want
+    assert h.started_at == datetime(2014, 4, 6, 23, 50, 19, tzinfo=UTC)
+
+
+def test_a_heads_up_word_is_no_game_of_its_own() -> None:
+    """'1 on 1' is read only between the game and the limit: any other game is skipped."""
+    got = issue("Bovada Hand #C3116418452 TBL#1 HOLDEM 1 on 1 No Limit - 2015-08-09 20:27:04\nx\n")
+    assert (got.kind, got.hand_id, got.game) == ("skipped", "C3116418452", "HOLDEM No Limit")
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        # FPDB's bring-in pattern (2015-12): "Bring in" alone
+        (["Seat+5 : Bring in $0.25"], (A.BRING_IN, "Seat+5", 25, None, False)),
+        # lower-case verbs (FPDB's "(B|b)ets", "(R|r)aises", 2012-12)
+        (["Seat+5 : bets $0.50 "], (A.BET, "Seat+5", 50, None, False)),
+        ([BRING, "Seat+1 : raises $0.50 to $0.50"], (A.RAISE, "Seat+1", 25, 50, False)),
+        ([BRING, "Seat+1 : raises $0.50"], (A.RAISE, "Seat+1", 25, 50, False)),
+        # the all-in raise by the clock: the street total, as "All-in(raise) X"
+        ([BRING, "Seat+5 : All-in(raise-timeout) $1.10"], (A.RAISE, "Seat+5", 85, 110, True)),
+    ],
+)  # fmt: skip
+def test_known_actions(body: list[str], want: tuple[object, ...]) -> None:
+    h = one(hand(body))
+    a = h.actions()[-1]
+    assert (a.kind, a.player, a.amount, a.to_amount, a.all_in) == want
+    timed = [n.text for n in notes(h, NoteKind.TIMED_OUT)]
+    assert timed == (["Seat+5 : All-in(raise-timeout) $1.10"] if "timeout" in body[-1] else [])
+
+
+def test_known_show_bounty_and_dealer_lines() -> None:
+    """'Shows [..]' is a show like 'Showdown [..]'; the dealer line and a knockout bounty
+    are notes, the lines as written: neither puts a chip in nor takes one from the pot."""
+    body = [
+        "Dealer : Set dealer/Bring in spot [5]",
+        *SHOWN,
+        "Seat+1 : Shows [Kd Qh 9c] (High Card)",
+        "Seat+1 : Hand result $0.30 ",
+        "Seat+1 : BOUNTY PRIZE [$5]",
+    ]
+    h = one(hand(body, summary=["Total Pot($0.30)"]))
+    shows = [e for e in h.events if isinstance(e, Show)]
+    assert [(s.player, s.cards, s.description) for s in shows] == [
+        ("Seat+1", parse_cards("Kd 9c Qh"), "High Card")
+    ]
+    assert [(n.player, n.text) for n in notes(h, NoteKind.OTHER)] == [
+        (None, "Dealer : Set dealer/Bring in spot [5]"),
+        ("Seat+1", "Seat+1 : BOUNTY PRIZE [$5]"),
+    ]
+    assert collections(h) == {"Seat+1": 30}
+    assert h.summary is not None and (h.summary.total_pot, h.summary.rake) == (30, 0)
+
+
+def test_a_low_half_written_low() -> None:
+    """The summary's low half written 'LOW' (FPDB, 2014-09) as 'LO': its amount is won."""
+    line = "Seat+3:  HI $0.20  with High Card [As 2s 3c-As 3c 2s] LOW $0.10 [As 2s 3c-As 2s 3c]"
+    s = one(hand([BRING], summary=["Total Pot($0.30)", line])).summary
+    assert s is not None
+    (r,) = s.seats
+    assert (r.seat, r.outcome, r.won, r.cards) == (
+        3,
+        SeatOutcome.SHOWED,
+        30,
+        parse_cards("As 2s 3c"),
+    )
