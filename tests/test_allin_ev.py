@@ -288,6 +288,7 @@ def test_the_allin_ev_table_has_a_row_per_player_still_in(tmp_path: Path) -> Non
     assert audited.allin_ev is not None and audited.allin_ev.equals(t.allin_ev)
 
 
+@pytest.mark.slow
 def test_allin_ev_is_the_same_from_text_parquet_and_the_database(tmp_path: Path) -> None:
     """A simulated tournament (short stacks go all-in): the table, and stats' EV-adjusted
     net, read from the hand histories, from `histkit parse -o` and from the database."""

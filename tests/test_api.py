@@ -54,6 +54,7 @@ def test_read_gives_every_table_with_integer_amounts_kept(tmp_path: Path) -> Non
         assert sorted(other.seats["net"].to_pylist()) == sorted(t.seats["net"].to_pylist())
 
 
+@pytest.mark.slow
 def test_read_filters_as_the_commands_do() -> None:
     t = histkit.read(HERO)
     day = t.hands["started_at"].to_pandas().dt.date.min()
@@ -66,6 +67,7 @@ def test_read_filters_as_the_commands_do() -> None:
         histkit.read(HERO.with_name("missing.txt"))
 
 
+@pytest.mark.slow
 def test_stats_are_the_commands_figures(capsys: pytest.CaptureFixture[str]) -> None:
     got = histkit.stats(HERO, by="game")
     assert main(["stats", str(HERO), "--by", "game", "--format", "json", "-q"]) == 0

@@ -236,6 +236,7 @@ def test_signals_during_the_commit(
     assert not _staging(out) and _outcome(out, corpus, capsys) == "A"
 
 
+@pytest.mark.slow
 def test_injected_exceptions_leave_the_earlier_result(
     corpus: Corpus,
     tmp_path: Path,
@@ -311,6 +312,7 @@ def test_injected_exceptions_leave_the_earlier_result(
     assert _outcome(out, corpus, capsys) == "B"
 
 
+@pytest.mark.slow
 def test_rerun_replaces_the_result_whole(
     corpus: Corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -130,6 +130,7 @@ def test_audit_flags_a_planted_fault(tmp_path, capsys: pytest.CaptureFixture[str
     assert "FAIL: 1 hand audited under 'pokerstars'" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_audit_csv_names_each_findings_site_and_file(
     tmp_path, capsys: pytest.CaptureFixture[str]
 ) -> None:

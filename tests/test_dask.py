@@ -243,6 +243,7 @@ def test_a_killed_worker_in_a_flat_run_changes_nothing(
     _same(read_tables(tmp_path / "dask"), want)
 
 
+@pytest.mark.slow
 def test_histkit_scheduler_runs_on_the_cluster(
     scheduler: str,
     client: distributed.Client,
@@ -455,6 +456,7 @@ def test_scheduler_errors(
     assert "pip install 'histkit[dask]'" in error("--scheduler", "tcp://127.0.0.1:8786")
 
 
+@pytest.mark.slow
 def test_what_answers_at_the_address_is_no_scheduler(
     tmp_path: Path,
     hand_file: str,

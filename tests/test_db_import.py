@@ -249,6 +249,7 @@ def test_another_text_under_a_stored_id_is_a_conflict_naming_both_files(
 # ------------------------------------------------------------------- other formats
 
 
+@pytest.mark.slow
 def test_a_growing_xml_session_waits_for_the_hand_element_to_close(tmp_path: Path) -> None:
     xml = simulated(tmp_path / "src.xml", 5, seed=8, site="ipoker").read_bytes()
     live = tmp_path / "session.xml"
@@ -265,6 +266,7 @@ def test_a_growing_xml_session_waits_for_the_hand_element_to_close(tmp_path: Pat
     assert (r.hands_added, r.duplicates, r.conflicts) == (0, 5, 0)
 
 
+@pytest.mark.slow
 def test_a_growing_utf16_file_is_read_again_whole(tmp_path: Path) -> None:
     text = simulated(tmp_path / "src.txt", 6, seed=9).read_text(encoding="utf-8")
     data = text.encode("utf-16")
@@ -408,6 +410,7 @@ def test_a_version_3_database_has_its_all_in_rows_valued_again(tmp_path: Path) -
     assert_same(dump(old), dump(current))
 
 
+@pytest.mark.slow
 def test_a_database_of_schema_version_4_gets_the_unit_beside_every_amount(
     tmp_path: Path,
 ) -> None:
@@ -469,6 +472,7 @@ def test_the_money_unit_in_sql_is_the_hands() -> None:
     assert len(set(got)) == 4
 
 
+@pytest.mark.slow
 def test_tables_of_an_older_histkit_get_the_new_columns(tmp_path: Path) -> None:
     """A database written before every table carried `site` (and hands `money_unit`):
     the columns are added in SCHEMAS' order, `site` taken from each row's hand, and the
@@ -612,6 +616,7 @@ def rewritten_in_place(path: Path) -> None:
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
 
 
+@pytest.mark.slow
 def test_a_file_rewritten_with_the_same_size_and_time_is_read_again(tmp_path: Path) -> None:
     path = simulated(tmp_path / "s.txt", 10, seed=41)
     db = tmp_path / "h.duckdb"

@@ -165,6 +165,7 @@ FILTERS: list[list[str]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags", FILTERS, ids=" ".join)
 def test_filters_give_the_same_figures_from_every_source(
     sources: Sources, flags: list[str], capsys: pytest.CaptureFixture[str]
@@ -180,6 +181,7 @@ def test_filters_give_the_same_figures_from_every_source(
     assert seats < pq.read_table(sources.flat / "seats.parquet").num_rows  # ... not all
 
 
+@pytest.mark.slow
 def test_until_includes_its_whole_day(sources: Sources, capsys: pytest.CaptureFixture[str]) -> None:
     hands = pq.read_table(sources.flat / "hands.parquet").to_pandas()
     stud = hands[hands["game"].eq("stud")]
@@ -335,6 +337,7 @@ def _a_player(s: Sources) -> str:
     return str(seats[seats["player"] != "Hero"]["player"].value_counts().index[0])
 
 
+@pytest.mark.slow
 def test_a_database_of_an_older_histkit(
     faults: Sources, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -178,6 +178,7 @@ def test_watch_sees_a_file_rewritten_with_the_same_size_and_time(tmp_path: Path)
     assert w.added - w.removed == 10 and w.removed == 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["truncated", "renamed", "deleted"])
 def test_watch_treats_a_truncated_renamed_or_deleted_file_as_import_does(
     how: str, tmp_path: Path

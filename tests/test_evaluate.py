@@ -184,6 +184,7 @@ def test_split_pot_example() -> None:
     assert describe(Game.STUD_HILO, second) == "HI: two pair, Eights and Sixes"
 
 
+@pytest.mark.slow
 def test_all_five_card_hands_categories_and_7462_ranks() -> None:
     combos = all_combinations(52, 5)
     assert len(combos) == 2_598_960
@@ -493,6 +494,7 @@ def test_every_stud_show_in_the_corpus_is_named_as_pokerstars_did() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.slow
 def test_cached_tables_are_the_built_ones_and_a_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
     """The scalar tables come from histkit's private cache after the first run (no numpy
     at import then); what the cache gives is exactly what the build makes, and a cache

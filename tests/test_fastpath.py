@@ -368,6 +368,7 @@ def test_binary_tail_reported_at_its_line(monkeypatch: pytest.MonkeyPatch) -> No
     assert lines[:3] == ["a", "b", "c"] and lines[3].startswith("<unreadable 4:")
 
 
+@pytest.mark.slow
 def test_regex_baselines_add_up(tmp_path: Path) -> None:
     """The benchmark's yardsticks do the arithmetic they claim: chips in minus chips
     returned is what was collected plus the rake, and both scans agree."""

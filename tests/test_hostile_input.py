@@ -199,6 +199,7 @@ def test_a_hand_of_megabytes_of_text_is_rejected_by_its_id(
     _one_rejected(tmp_path / "big.xml", hand_id, line, "more than 1,024 KB of XML in one element")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", ["merge", "ipoker"])
 def test_a_hand_of_many_elements_is_rejected_by_its_id(
     site: str, xml_files: dict[str, Path], tmp_path: Path

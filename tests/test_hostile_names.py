@@ -194,6 +194,7 @@ def test_audit_csv_neutralised_and_round_trips(hostile, tmp_path: Path) -> None:
         assert got == {k: "" if v[k] is None else str(v[k]) for k in fields}
 
 
+@pytest.mark.slow
 def test_text_tables_are_bounded(hostile, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
     path, _ = hostile
     for extra in ([], ["--by", "table"], ["--player", LONG]):
@@ -222,6 +223,7 @@ def test_report_escapes_and_isolates(hostile, tmp_path: Path) -> None:  # type: 
     assert "<b>&amp;x" not in text
 
 
+@pytest.mark.slow
 def test_report_isolates_names_in_audit_messages(hostile) -> None:  # type: ignore[no-untyped-def]
     path, _ = hostile
     fr = frames(load([str(path)], audit=True))
@@ -244,6 +246,7 @@ def test_report_isolates_names_in_audit_messages(hostile) -> None:  # type: igno
     assert f"expected <bdi>{RLO}</bdi> $0.98 &lt;paid&gt; $0.97" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", [LONG, "$\\foo$", RLO])
 def test_plots_clip_and_escape_names(hostile, who: str) -> None:  # type: ignore[no-untyped-def]
     path, _ = hostile

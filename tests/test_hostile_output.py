@@ -141,6 +141,7 @@ def _clean(out: str) -> str:
     return out
 
 
+@pytest.mark.slow
 def test_no_control_character_reaches_the_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

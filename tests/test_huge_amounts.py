@@ -130,6 +130,7 @@ def test_huge_amount_rejects_its_hand(
     assert main(["audit", str(path), "-q", "-j", "1"]) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", ["pokerstars", "ipoker"])
 def test_cli_no_traceback(originals: dict[str, Path], tmp_path: Path, site: str) -> None:
     mutated, line = _mutate(originals[site].read_text(encoding="utf-8"), site, "stack")

@@ -35,6 +35,7 @@ def test_cumulative_net_lines_add_up() -> None:
     assert lines["non-showdown"][-1] == 13
 
 
+@pytest.mark.slow
 def test_plots_draw_on_the_given_axes_and_return_it() -> None:
     f = _facts_with_awards()
     for _, fn in plots.ALL_PLOTS:
@@ -139,6 +140,7 @@ def test_stack_and_money_refusal() -> None:
         plots.cumulative_net(f, "nobody")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("by", ["hand", "date"])
 def test_the_winnings_legend_is_beside_the_lines_not_on_them(by: str) -> None:
     """Drawn, the legend is right of the plot area and inside the figure: it covers no

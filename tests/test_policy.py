@@ -99,6 +99,7 @@ def test_the_policy_chooses_only_what_the_engine_offers() -> None:
             assert d.choice is Choice.CHECK
 
 
+@pytest.mark.slow
 def test_players_play_by_equity_unless_asked_to_play_at_random() -> None:
     assert isinstance(policy_for("equity", random.Random(1)), Policy)
     assert isinstance(policy_for("random", random.Random(1)), RandomPolicy)

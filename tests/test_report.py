@@ -62,6 +62,7 @@ def assert_self_contained(text: str) -> None:
     assert not re.search(r"https?://", text)
 
 
+@pytest.mark.slow
 def test_report_embeds_every_plot_and_nothing_external() -> None:
     text = build_report(_audited_frames(), "A")
     assert_self_contained(text)
@@ -99,6 +100,7 @@ def test_report_summary_pots_and_violations() -> None:
     assert "1 violation record in 1 of 4 hands" in text
 
 
+@pytest.mark.slow
 def test_report_without_audit_says_so_and_defaults_to_the_hero() -> None:
     t = tables_from([_long_hand()])
     text = build_report(t)

@@ -153,6 +153,7 @@ def test_audit_help_describes_its_formats(capsys: pytest.CaptureFixture[str]) ->
     assert "text" in out and "json" in out and "csv" in out and "one row per violation" in out
 
 
+@pytest.mark.slow
 def test_stats_and_simulate_take_the_same_game_spellings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -388,6 +388,7 @@ def test_session_carries_stacks_and_players_come_and_go() -> None:
     assert times == sorted(times)
 
 
+@pytest.mark.slow
 def test_cash_stakes_and_rake_schedule() -> None:
     rake = RakeSchedule(percent=5, cap=10)
     hands = list(simulate("stud", 300, seed=2, stakes="0.10/0.20", rake=rake))

@@ -355,6 +355,7 @@ def test_mixed_money_is_grouped_and_refused_as_one_figure() -> None:
 # ----------------------------------------------------------------------- filters
 
 
+@pytest.mark.slow
 def test_filters_game_stakes_table_dates_player() -> None:
     h1 = _long_hand()
     h2 = build(

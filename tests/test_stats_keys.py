@@ -67,6 +67,7 @@ def test_two_sites_hands_of_one_number_are_two_hands(
     assert "the database holds 6 stud hands" in err and "counted in the figures: 6." in err
 
 
+@pytest.mark.slow
 def test_a_name_at_two_sites_is_two_players_unless_joined(
     two_sites: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

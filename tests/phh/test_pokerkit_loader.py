@@ -97,6 +97,7 @@ def test_pokerkit_loads_and_replays_exported_simulated_hands(
     assert checked >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
 def test_pokerkit_loads_and_replays_exported_real_hands(tmp_path: Path) -> None:
     files = _exported(tmp_path, CORPUS)

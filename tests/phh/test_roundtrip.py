@@ -38,6 +38,7 @@ def _same(hand: Hand) -> None:
     assert back.money_unit == hand.money_unit and back.dialect == "phh"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["stud", "stud_hilo", "razz"])
 def test_simulated_hands_round_trip(game: str) -> None:
     n = 0
@@ -48,6 +49,7 @@ def test_simulated_hands_round_trip(game: str) -> None:
     assert n == 300
 
 
+@pytest.mark.slow
 def test_planted_faults_survive_the_round_trip() -> None:
     """A payout error in the record is in the PHH too: the audit of the PHH finds every one
     the audit of the text finds (as AWARD_MISMATCH where the text's audit could name the
@@ -86,6 +88,7 @@ def test_every_real_hand_round_trips() -> None:
     assert len(sites) >= 12 and sum(sites.values()) > 300
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/hands is absent")
 def test_exported_real_corpus_parses_to_the_same_tables(tmp_path: Path) -> None:
     """The command line end to end: export the real folder, parse both; the hands table

@@ -179,6 +179,7 @@ def test_the_bettor_shown_second_is_an_info_finding_not_an_error() -> None:
     assert re.search(r"made the last bet on \d\w\w street", v.message)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [Game.STUD, Game.RAZZ])
 def test_the_simulator_writes_showdowns_in_first_seat_order(game: Game) -> None:
     """The simulator's one order for every site: the last aggressor, else the first seat
