@@ -18,7 +18,9 @@ no source shows (the writer needs one; read back here). Each terminal is marked 
   without "$", "Game Type: Limit Horse", "Table: X (Real Money)", "Completes $X" (the total),
   "Raises $X to $Y", "All-In $X", "All-In(Raise) $X to $Y", "returned ($X) : not called",
   "Mucks", "Does not show", "from side pot #N", "collected Total ($X)", "Board [..]", the
-  fold streets after 3rd.
+  fold streets after 3rd; "7 Card Stud", "Tourney ID N .. Single Tournament", ", $X ante",
+  "Turbo", a time's fraction, no zone (ET), "HORSE" with the game on a "Game Type" line,
+  "Dealt to P [..]", position words in the summary, "72 Prop Win ($X)" (docs/sites/absolute.md).
   Of these, "returned ($X) : not called" is the least sure (remembered from the client's
   hold'em histories; FPDB reads no uncalled bets at Absolute): `prints_uncalled` stays True.
 - O: "*** RIVER *** [6h]" (a community card), pots in the total line ("| Main Pot($X) |
@@ -60,7 +62,17 @@ from histkit.dialects.sink import UP3
 from histkit.dialects.words import absolute_high
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory
 from histkit.evaluate.scalar import high_value
-from histkit.model import ActionKind, Collect, Game, Half, PotKind, SeatOutcome, Street, Unit
+from histkit.model import (
+    ActionKind,
+    Collect,
+    Game,
+    Half,
+    NoteKind,
+    PotKind,
+    SeatOutcome,
+    Street,
+    Unit,
+)
 from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["ABSOLUTE", "Absolute", "describe_words"]
@@ -109,25 +121,37 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
     r.set_unit(Unit.CENT if r.is_money(sb) else Unit.CHIP)
     r.sink.header(
         hand_id=m["id"],
-        game=d.games[_game(m)],
+        game=d.games[d.game_text(m, r.block) or ""],
         small_bet=r.money(sb, line),
         big_bet=r.money(bb, line),
         unit=r.unit,
         currency=d.currency_symbols[sb[0]] if r.unit is Unit.CENT else None,
-        started_at=utc_start(d, [(m["d1"], m["t1"], m["z1"])]),
+        started_at=utc_start(d, [(m["d1"], m["t1"], m["z1"] or "ET")]),  # K: no zone is ET
         local_time=m["date"],
-        tournament_id=m["tid"],
+        tournament_id=m["tid"] or m["trny"],
+        mix=_HORSE if _horse(m) else None,
+        ante=r.money(m["ante"], line) if m["ante"] else None,
         max_seats=2 if m["hu"] else None,
     )
 
 
-def _game(m: re.Match[str]) -> str:
+_HORSE = "HORSE"
+
+
+def _horse(m: re.Match[str]) -> bool:
+    return str(m["game"]).strip().upper() == _HORSE
+
+
+def _game(game: str, limit: str | None) -> str:
     """The game with its limit, as the games table keys it ("SEVEN CARD HI/LO NORMAL")."""
-    return " ".join(f"{m['game']} {m['limit'] or ''}".upper().split())
+    return " ".join(f"{game} {limit or ''}".upper().split())
 
 
 def on_game_type(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.sink.amend(mix=m["mix"])
+    """A HORSE hand's game (taken with the header, `Absolute.game_text`), or histkit's own
+    form for the mix of a hand whose header names its game."""
+    if r.sink.head.get("mix") != _HORSE:
+        r.sink.amend(mix=m["game"])
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -157,10 +181,25 @@ def on_result_folded(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.result(int(m["seat"]), m["player"], SeatOutcome.FOLDED, 0, (), None, street, False, line)
 
 
+def _prop(r: LineReader, m: re.Match[str], player: str, line: int) -> int:
+    """A 7-2 game's "72 Prop Win (X)" (K): part of the seat's total (FPDB takes it off the
+    pot won), paid from no pot: a note with the line as written."""
+    if not m["prop"]:
+        return 0
+    r.sink.note(NoteKind.OTHER, player, m[0].rstrip(), line)
+    return r.money(m["prop"], line)
+
+
+def on_result_collected(r: LineReader, m: re.Match[str], line: int) -> None:
+    player = r.sink.player(m["player"], line)
+    won = r.money(m["won"], line) - _prop(r, m, player, line)
+    r.sink.result(int(m["seat"]), player, SeatOutcome.COLLECTED, won, (), None, None, False, line)
+
+
 def on_result_showed(r: LineReader, m: re.Match[str], line: int) -> None:
     """`won Total (X) HI:(H) with <words> [cards - best five] LO:(L) [low five]`."""
-    won = r.money(m["won"], line) if m["won"] else 0
     player = r.sink.player(m["player"], line)
+    won = (r.money(m["won"], line) if m["won"] else 0) - _prop(r, m, player, line)
     if m["part"] == "HI" and r.sink.head.get("game") is Game.STUD_HILO:
         hi = r.money(m["first"], line) if m["first"] else 0
         lo = r.money(m["lo"], line) if m["lo"] else 0
@@ -206,6 +245,7 @@ class Absolute(PokerStars):
         "GAME_TYPE": on_game_type,
         "TABLE": on_table,
         "DEALT": on_pocket,
+        "DEALT_TO": on_pocket,  # K: "Dealt to P [..]", the same cards
         "ANTE": _action(ActionKind.ANTE),
         "BRING_IN": _action(ActionKind.BRING_IN),
         "COMPLETE": _action(ActionKind.COMPLETE),
@@ -217,12 +257,14 @@ class Absolute(PokerStars):
         "TOTAL_POT": pot_line(),
         "RESULT_FOLDED": on_result_folded,
         "RESULT_SHOWED": on_result_showed,
+        "RESULT_COLLECTED": on_result_collected,
     }
     games: ClassVar[Mapping[str, Game]] = {
         f"{game} {limit}": kind
         for limit in ("NORMAL", "LIMIT")
         for game, kind in (
             ("SEVEN CARD", Game.STUD),
+            ("7 CARD STUD", Game.STUD),  # K: FPDB's games table
             ("SEVEN CARD HI/LO", Game.STUD_HILO),
             ("RAZZ", Game.RAZZ),
         )
@@ -237,7 +279,12 @@ class Absolute(PokerStars):
     }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
-        return _game(m)
+        """The header's game and limit; a HORSE hand's from its "Game Type" line (K)."""
+        if _horse(m) and len(block.lines) > 1:
+            kind = self.compiled.line_regex["GAME_TYPE"].match(block.lines[1] + "\n")
+            if kind is not None:
+                return _game(kind["game"], kind["limit"])
+        return _game(m["game"], m["limit"])
 
     @staticmethod
     def describe(game: Game, cards: tuple[Card, ...]) -> str | None:

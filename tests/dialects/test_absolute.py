@@ -565,3 +565,110 @@ def test_one_main_pot_line_over_three_pots_is_audited_as_the_total() -> None:
     (w,) = replay(h).errors
     assert (w.code, w.severity.value, w.reported) == (Code.SUMMARY_MISMATCH, "warning", 157)
     assert "the main pot, side pot 1 and side pot 2" in w.message
+
+
+# ------------------------------------------------ forms known of the format (K)
+
+
+def _chips(text: str) -> str:
+    for cash, chips in (("$5 ", "500 "), ("$3 ", "300 "), ("$0.32", "32"), ("$0.0", ""),
+                        ("$0.11", "11"), ("$0", "0")):  # fmt: skip
+        text = text.replace(cash, chips)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("head", "about", "want"),
+    [
+        # FPDB's "7 Card Stud"
+        ("Stage #2000000002: 7 Card Stud  Normal $0.10/$0.20 - 2010-05-01 21:30:00 (ET)", (),
+         (Game.STUD, 10, 20, None, Unit.CENT, None, None, "2010-05-01 21:30:00 (ET)")),
+        # the ante in the game line (FPDB 2014-07): kept
+        ("Stage #2000000002: Seven Card  Normal $0.10/$0.20, $0.02 ante - 2010-05-01 21:30:00 "
+         "(ET)", (), (Game.STUD, 10, 20, 2, Unit.CENT, None, None, "2010-05-01 21:30:00 (ET)")),
+        # a fraction of a second (FPDB 2011-03): the time as written, the second whole
+        ("Stage #2000000002: Seven Card  Normal $0.10/$0.20 - 2010-05-01 21:30:00.374 (ET)", (),
+         (Game.STUD, 10, 20, None, Unit.CENT, None, None, "2010-05-01 21:30:00.374 (ET)")),
+        # no zone: ET, as FPDB takes it
+        ("Stage #2000000002: Seven Card  Normal $0.10/$0.20 - 2010-05-01 21:30:00", (),
+         (Game.STUD, 10, 20, None, Unit.CENT, None, None, "2010-05-01 21:30:00")),
+        # the speed word (FPDB)
+        ("Stage #2000000002: Seven Card  Normal $0.10/$0.20 Turbo - 2010-05-01 21:30:00 (ET)", (),
+         (Game.STUD, 10, 20, None, Unit.CENT, None, None, "2010-05-01 21:30:00 (ET)")),
+        # a tournament as FPDB reads it (2014-07): chips, the id from "Tourney ID"
+        ("Stage #2000000002: Tourney ID 5512345 Seven Card Hi/Lo Single Tournament Normal "
+         "100/200 - 2010-05-01 21:30:00 (ET)", (),
+         (Game.STUD_HILO, 100, 200, None, Unit.CHIP, "5512345", None,
+          "2010-05-01 21:30:00 (ET)")),
+        ("Stage #2000000002: Tourney ID 77 Razz Multi Normal Tournament Normal 100/200 - "
+         "2010-05-01 21:30:00 (ET)", (),
+         (Game.RAZZ, 100, 200, None, Unit.CHIP, "77", None, "2010-05-01 21:30:00 (ET)")),
+        # a HORSE hand: its game on the next line (FPDB), the mix from the header
+        ("Stage #2000000002: HORSE  Normal $0.10/$0.20 - 2010-05-01 21:30:00 (ET)",
+         ("Game Type: Limit Seven Card Hi/Lo",),
+         (Game.STUD_HILO, 10, 20, None, Unit.CENT, None, "HORSE", "2010-05-01 21:30:00 (ET)")),
+    ],
+)  # fmt: skip
+def test_known_headers(head: str, about: tuple[str, ...], want: tuple[object, ...]) -> None:
+    body = hand([], head=head, about=about)
+    h = one(_chips(body) if "100/200" in head else body)
+    got = (h.game, h.small_bet, h.big_bet, h.ante, h.unit, h.tournament_id, h.mix, h.local_time)
+    assert got == want
+    assert h.started_at == datetime(2010, 5, 2, 1, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("second", "game"),
+    [("Game Type: Limit Holdem", "HOLDEM LIMIT"), ("Table: X (Real Money)", "HORSE NORMAL")],
+)
+def test_a_horse_hand_of_another_game_or_without_its_game_is_skipped(
+    second: str, game: str
+) -> None:
+    head = "Stage #1571362965: HORSE  Normal $0.10/$0.20 - 2009-08-05 15:24:06 (ET)"
+    got = issue(f"{head}\n{second}\nSeat 1 - A ($1 in chips)\n")
+    assert (got.kind, got.hand_id, got.game) == ("skipped", "1571362965", game)
+
+
+def test_dealt_to_is_the_pocket_line() -> None:
+    """FPDB's other hero-card form, "Dealt to P [..]": every card so far, as "Pocket"."""
+    text = hand(["Hero - Folds", "Alice - Calls $0.05", "*** 4TH STREET ***",
+                 "Alice - Pocket [H H Kd 10c]", "Dealt to Bob B. [H H 2c Ad]"])  # fmt: skip
+    text = text.replace("Hero - Pocket [9s 8s 3h]", "Dealt to Hero [9s 8s 3h]")
+    h = one(text)
+    deals = [e for e in h.events if isinstance(e, Deal)]
+    assert [(d.street, d.player, d.cards) for d in deals] == [
+        (S.THIRD, "Alice", (None, None, parse_card("Kd"))),
+        (S.THIRD, "Bob B.", (None, None, parse_card("2c"))),
+        (S.THIRD, "Hero", parse_cards("9s 8s 3h")),
+        (S.FOURTH, "Alice", (parse_card("Tc"),)),
+        (S.FOURTH, "Bob B.", (parse_card("Ad"),)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        # position words after the name (FPDB)
+        ("Seat 3: Bob B. (dealer) collected Total ($0.11)",
+         (3, "Bob B.", SeatOutcome.COLLECTED, 11, None)),
+        ("Seat 3: Bob B. (small blind) Folded on the RIVER",
+         (3, "Bob B.", SeatOutcome.FOLDED, 0, None)),
+        ("Seat 3: Bob B. (dealer) (big blind) HI:lost with One pair, twos [Ac 2d 2c - P:2d]",
+         (3, "Bob B.", SeatOutcome.SHOWED, 0, None)),
+        # a 7-2 game's prop win (FPDB 2016-07): part of the total, no pot's; a note
+        ("Seat 3: Bob B. collected Total ($0.21) 72 Prop Win ($0.10)",
+         (3, "Bob B.", SeatOutcome.COLLECTED, 11,
+          "Seat 3: Bob B. collected Total ($0.21) 72 Prop Win ($0.10)")),
+        ("Seat 3: Bob B. won Total ($0.21) HI:($0.11) with One pair, twos [Ac 2d 2c - P:2d] "
+         "72 Prop Win ($0.10)", (3, "Bob B.", SeatOutcome.SHOWED, 11,
+          "Seat 3: Bob B. won Total ($0.21) HI:($0.11) with One pair, twos [Ac 2d 2c - P:2d] "
+          "72 Prop Win ($0.10)")),
+    ],
+)  # fmt: skip
+def test_known_summary_seat_lines(line: str, want: tuple[object, ...]) -> None:
+    h = one(hand([]) + line + "\n")
+    assert h.summary is not None
+    r = h.summary.seats[-1]
+    props = [e.text for e in h.events if isinstance(e, TableNote) and e.kind is NoteKind.OTHER]
+    assert (r.seat, r.player, r.outcome, r.won, props[0] if props else None) == want
+    assert len(props) == (1 if "Prop" in line else 0)
