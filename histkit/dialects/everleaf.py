@@ -38,7 +38,7 @@ Derived, because the site does not write it (the audit says what it cannot check
   The win line's words and best five cards are read as cards (a garbled one is reported),
   not kept: the model has no place for them, and the show line has all seven.
 - "does not show cards" declines to show when everyone else folded, else mucks (R: 285997876,
-  a called loser). Halves of a hi/lo pot are not named (no form known).
+  a called loser). "wins high|low X" names the half of a hi/lo pot (K).
 - descriptions are checked in Everleaf's words for the kinds the real file shows (a pair,
   three of a kind, a straight, a flush: `describe_words`); other kinds, hi/lo and razz not.
 - times: no zone is written; read as UTC (as FPDB's importer does; no real file settles it).
@@ -67,7 +67,7 @@ from histkit.dialects.builder import (
 )
 from histkit.dialects.sink import UP3
 from histkit.dialects.words import everleaf_words as describe_words
-from histkit.model import ActionKind, Game, NoteKind, PotKind, Street, TableNote, Unit
+from histkit.model import ActionKind, Game, Half, NoteKind, PotKind, Street, TableNote, Unit
 from histkit.rules.profile import RuleProfile, ShowdownOrder
 
 __all__ = ["EVERLEAF", "Everleaf", "describe_words"]
@@ -84,7 +84,7 @@ EVERLEAF = RuleProfile(name="everleaf", showdown_order=ShowdownOrder.FIRST_SEAT)
 
 _A = ActionKind
 _TID = re.compile(r"TID_(\d+)-\d+")
-_CODES = {"USD": "USD", "EUR": "EUR", "EURO": "EUR", "GBP": "GBP"}
+_CODES = {"USD": "USD", "EUR": "EUR", "EURO": "EUR", "GBP": "GBP", "GEL": "GEL"}  # GEL: K, lari
 _CHIPS = ("CHIPS", None)
 _GONE = NoteKind.OTHER  # a seat line without a stack
 
@@ -136,6 +136,7 @@ def _header(r: LineReader, currency: str | None, line: int) -> None:
         started_at=utc_start(d, [(m["d1"], m["t1"], d.reference_zone)]),
         local_time=m["date"],
         tournament_id=tid[1] if tid else None,
+        max_seats=int(m["max"]) if m["max"] else None,  # K: " - 6 Max"
     )
 
 
@@ -150,7 +151,7 @@ def on_history(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
-    r.sink.table(m["name"], None)
+    r.sink.table(m["name"], r.sink.max_seats)  # the game line's " - 6 Max" (K)
 
 
 def on_players(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -202,10 +203,18 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
         sink.deal(m["player"], cards[-1:], ((sink.street is not Street.SEVENTH),), cards[:-1], line)
 
 
-def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
-    return_unmatched(r, line)
-    cards = tuple(c for c in _cards(r, m["cards"], line) if c is not None)
-    r.sink.show(m["player"], cards, m["description"] or None, line)
+def _shown(muck: bool) -> Handler:
+    """ "shows [..] words" (R), or "mucks [..]" (K): a muck with the cards it names."""
+
+    def on_shown(r: LineReader, m: re.Match[str], line: int) -> None:
+        return_unmatched(r, line)
+        cards = tuple(c for c in _cards(r, m["cards"], line) if c is not None)
+        if muck:
+            r.sink.muck(m["player"], False, line, cards)
+        else:
+            r.sink.show(m["player"], cards, m["description"] or None, line)
+
+    return on_shown
 
 
 def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -224,7 +233,8 @@ def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
     amount = _money(r, m, "amount", line)
     side = m["pot"] == "side pot"
     index = (int(m["index"]) if m["index"] else 1) if side else 0
-    r.sink.collect(player, amount, PotKind.SIDE if side else PotKind.MAIN, index, line)
+    half = r.d.half_words[m["half"]] if m["half"] else None  # K: "wins low X"
+    r.sink.collect(player, amount, PotKind.SIDE if side else PotKind.MAIN, index, line, half)
     summary_from_wins(r, player, line, shown=True)
 
 
@@ -241,7 +251,9 @@ class Everleaf(Dialect):
         "7 CARD STUD HI/LO": Game.STUD_HILO,  # assumed
         "RAZZ": Game.RAZZ,  # K
     }
-    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
+    # K: "ˆ" (U+02C6) for the euro sign in some files (FPDB 2012-06)
+    currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "ˆ": "EUR", "£": "GBP"}
+    half_words: ClassVar[Mapping[str, Half]] = {"high": Half.HIGH, "low": Half.LOW}
     symbol_marks_cash = False  # euro amounts may carry only the code ("[0.10 EUR]")
     reference_zone = "UTC"
     time_zones: ClassVar[Mapping[str, str]] = {"UTC": "UTC"}
@@ -250,7 +262,7 @@ class Everleaf(Dialect):
         **BASE_HANDLERS,
         "HEADER": on_header, "HISTORY": on_history, "GAME": on_game, "TABLE": on_table,
         "PLAYERS": on_players, "SEAT": on_seat, "SEAT_GONE": on_seat_gone, "DEALT": on_deal,
-        "SHOW": on_show, "NO_SHOW": on_no_show, "COLLECT": on_collect,
+        "SHOW": _shown(False), "MUCK": _shown(True), "NO_SHOW": on_no_show, "COLLECT": on_collect,
         **{f"STREET_{int(s)}": _street(s) for s in Street},
         **{k.name: _put_in(k) for k in (_A.ANTE, _A.BRING_IN, _A.COMPLETE, _A.BET, _A.CALL,
                                          _A.RAISE)},

@@ -22,12 +22,12 @@ three blank lines after each hand. Choices, since the site's text cannot carry e
   their cards and Everleaf's words for them are known (stud high: `describe_words`); the
   best five read highest first. Shows keep their own words for a hand read from Everleaf,
   else get `describe_words` (none for hi/lo and razz: no Everleaf words are known).
-- Money: dollars "[$ 0.10 USD]" (seen), euros "[0.10 EUR]" and "€0.02." (the euro tables'
-  forms as known), chips "[10 Chips]", "wins 300 chips" (FPDB's words), all without
-  thousands separators; the stakes line drops ".00" from whole amounts ("$1/$2", as the
-  hold'em lines do). Side pots are "side pot #N"; a community card "**** dealing river ****
-  [ 6h ]" (histkit's form). Dates: the hand's own text in Everleaf's form, else its start
-  in UTC.
+- Money: dollars "[$ 0.10 USD]" (seen), euros "[0.10 EUR]" and "€0.02." (the euro tables' forms
+  as known), lari "[0.10 GEL]" and "0.02." (K: no sign is on record), chips "[10 Chips]", "wins
+  300 chips" (FPDB's words), all without thousands separators; the stakes line drops ".00" from
+  whole amounts ("$1/$2", as the hold'em lines do). Side pots are "side pot #N"; a community
+  card "**** dealing river **** [ 6h ]" (histkit's form). Dates: the hand's own text in
+  Everleaf's form, else its start in UTC.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ class EverleafWriter(TextWriter):
         **{s: f"**** dealing {int(s)}th street ****" for s in Street if 3 < s < 7},
         Street.SEVENTH: "**** dealing river ****",
     }
-    symbols: ClassVar[Mapping[str, str]] = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
+    # the lari (GEL) has no sign: "2.00 GEL", stakes "0.05/0.10" (the seat lines say GEL)
+    symbols: ClassVar[Mapping[str, str]] = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3", "GEL": ""}
     own_date = re.compile(r"\d{4}/\d{2}/\d{2} - \d{2}:\d{2}:\d{2}\Z")
     zone = UTC
     no_date = "neither an Everleaf date nor started_at is set"
@@ -103,8 +104,8 @@ class EverleafWriter(TextWriter):
             return str(amount)
         units, cents = divmod(amount, 100)
         number = str(units) if whole and not cents else f"{units}.{cents:02d}"
-        if self.code == "EUR" and sign_space:
-            return f"{number} EUR"
+        if self.code in ("EUR", "GEL") and sign_space:
+            return f"{number} {self.code}"
         sign = self.symbols.get(self.code, "$")
         return f"{sign} {number} {self.code}" if sign_space else f"{sign}{number}"
 

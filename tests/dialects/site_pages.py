@@ -6,7 +6,7 @@ A page's form block is a fenced block opened by ```` ```form kind=K era=E source
 status=read|unread ```` (and, for a header whose hand is of another game, `game=other`:
 the hand is skipped by its header, which is what reading it right means; and, for an
 example whose amounts only add up in one of the template hands, `template=SHOWDOWN`,
-`MUCK` or `FOLD`; and `currency=EUR` (or `GBP`) for an example in a currency that is not
+`MUCK` or `FOLD`; and `currency=EUR` (or `GBP`, `GEL`) for an example in a currency that is not
 the site's first). Its lines are the example. The template hands are stud hi/lo at
 0.10/0.20 (ante 0.02, bring-in 0.05): `Hero` (seat 2), `stonewall7` (seat 4), `LuluBelle`
 (seat 6); LuluBelle folds to the bring-in, the other two play to a showdown (SHOWDOWN), or

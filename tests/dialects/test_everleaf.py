@@ -37,6 +37,7 @@ from histkit.model import (
     Deal,
     Event,
     Game,
+    Half,
     Hand,
     Muck,
     NoteKind,
@@ -726,3 +727,68 @@ def test_a_record_without_deal_lines_deals_in_whoever_antes_or_acts(
     got = {r["player"]: r["hands"] for r in json.loads(capsys.readouterr().out)}
     dealt = Counter(r["player"] for r in seats if r["dealt_in"])
     assert got == dict(dealt) and len(got) == 4
+
+
+# ------------------------------------------------ forms known of the format (K)
+
+
+@pytest.mark.parametrize(
+    ("stakes", "seat", "bracket", "win", "want"),
+    [
+        # the caret for the euro sign (FPDB 2012-06)
+        ("\u02c60.05/\u02c60.10 7 Card Stud", "\u02c6 5.00 EUR", "0.01 EUR", "0.03 EUR",
+         (Game.STUD, Unit.CENT, "EUR", 5, 10, None)),
+        # the table size after the game (FPDB 2012-09)
+        ("$0.05/$0.10 7 Card Stud - 6 Max", "$ 5.00 USD", "$ 0.01 USD", "$ 0.03 USD",
+         (Game.STUD, Unit.CENT, "USD", 5, 10, 6)),
+        # blanks around the slash and before the stakes (FPDB's pattern)
+        (" $0.05 / $0.10 7 Card Stud", "$ 5.00 USD", "$ 0.01 USD", "$ 0.03 USD",
+         (Game.STUD, Unit.CENT, "USD", 5, 10, None)),
+        # the Grand Poker Network's lari (FPDB 2014-12): no sign, the seats' code says
+        ("0.05/0.10 7 Card Stud", "5.00 GEL", "0.01 GEL", "0.03 GEL",
+         (Game.STUD, Unit.CENT, "GEL", 5, 10, None)),
+    ],
+)  # fmt: skip
+def test_known_headers_and_money_forms(
+    stakes: str, seat: str, bracket: str, win: str, want: tuple[object, ...]
+) -> None:
+    h = money_hand(stakes, seat, bracket, win)
+    assert (h.game, h.unit, h.currency, h.small_bet, h.big_bet, h.max_seats) == want
+    assert [s.stack for s in h.seats] == [500] * 3
+    assert [e.amount for e in h.actions() if e.kind is A.ANTE] == [1, 1, 1]
+
+
+def test_a_lari_amount_in_a_dollar_hand_is_rejected() -> None:
+    """GEL is a currency of its own: it never stands in a hand of dollars."""
+    got = issue(hand([BRING]).replace("Alice (  $ 5.00 USD )", "Alice (  5.00 GEL )"))
+    assert (got.kind, got.line) == ("rejected", 6) and "5.00 GEL in a hand of cents" in got.reason
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        # the words glued to the bracket (the Partouche skin, FPDB)
+        ("Alice shows [ 5d, 8d, Kd, 7d, 9d, Jh, Qc ]a flush, king high",
+         Show("Alice", parse_cards("5d 8d Kd 7d 9d Jh Qc"), "a flush, king high")),
+        # FPDB's "mucks [..]": a muck (the cards it names kept for the seat's result)
+        ("Alice mucks [ 5d, 8d, Kd, 7d, 9d, Jh, Qc ]", Muck("Alice", False)),
+    ],
+)  # fmt: skip
+def test_known_show_lines(line: str, want: Event) -> None:
+    h = one(hand([BRING, "Hero Two folds", "Alice calls [$ 0.02 USD]", line]))
+    (e,) = [e for e in h.events if isinstance(e, Show | Muck)]
+    assert e == dataclasses.replace(want, line=e.line)
+
+
+def test_a_hilo_half_named_in_the_win_line() -> None:
+    """FPDB 2012-09: "wins high|low X" names the half of a hi/lo pot."""
+    end = ["Alice wins high $ 0.02 USD from main pot", "Bob B. wins  low $ 0.01 USD from main pot"]
+    h = one(hand([BRING, "Hero Two folds", "Alice calls [$ 0.02 USD]"], end=end))
+    assert [(c.player, c.amount, c.pot, c.half) for c in h.events if isinstance(c, Collect)] == [
+        ("Alice", 2, PotKind.MAIN, Half.HIGH),
+        ("Bob B.", 1, PotKind.MAIN, Half.LOW),
+    ]
+    assert h.summary is not None and [(r.player, r.won) for r in h.summary.seats] == [
+        ("Alice", 2),
+        ("Bob B.", 1),
+    ]

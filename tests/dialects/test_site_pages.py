@@ -38,7 +38,7 @@ def test_block_is_well_formed(block: sp.Block) -> None:
     assert block.era, f"{block.id}: no era"
     assert not block.other_game or block.kind == "header", f"{block.id}: game=other off a header"
     assert block.template in ("", "SHOWDOWN", "MUCK", "FOLD"), f"{block.id}: {block.template!r}"
-    assert block.currency in ("", "USD", "EUR", "GBP"), f"{block.id}: {block.currency!r}"
+    assert block.currency in ("", "USD", "EUR", "GBP", "GEL"), f"{block.id}: {block.currency!r}"
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
