@@ -1,4 +1,10 @@
-"""A compact way to write constructed stud hands for the stats/plots/report tests.
+"""The one builder of constructed stud hands for tests, in two styles.
+
+`HandBuilder` builds a hand event by event, as the rules tests state only what matters to
+them: `HandBuilder().seat(1, "A", 100).antes(1).start(3).deal("A", "?? ?? 6c").act(...)`.
+
+`build` writes a hand in one call, for the stats/plots/report tests: a compact way to write
+constructed stud hands.
 
 Each hand is written like a hand history in miniature, so a reader can count the
 statistics by eye:
@@ -27,6 +33,8 @@ from histkit.model import (
     Event,
     Game,
     Hand,
+    Muck,
+    NoLowHand,
     PotKind,
     Seat,
     SeatOutcome,
@@ -43,8 +51,148 @@ from histkit.model import (
 _T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
-def _card(text: str) -> Card | None:
-    return None if text == "??" else parse_card(text)
+_KINDS = {k.value: k for k in ActionKind}
+
+
+def cards(text: str) -> tuple[Card | None, ...]:
+    """'?? ?? 6c' -> (None, None, 6c)."""
+    return tuple(None if t == "??" else parse_card(t) for t in text.split())
+
+
+class HandBuilder:
+    """A hand built event by event (the rules tests' style); `build` below is the compact
+    style, written with it."""
+
+    def __init__(
+        self,
+        game: Game = Game.STUD_HILO,
+        small: int = 4,
+        big: int = 8,
+        unit: Unit = Unit.CENT,
+        hand_id: str = "T1",
+        table: str = "Test",
+        tournament_id: str | None = None,
+        started_at: datetime | None = None,
+        currency: str | None = "",
+        hero: str | None = None,
+    ) -> None:
+        self.game, self.small, self.big, self.unit = game, small, big, unit
+        self.hand_id, self.table, self.tournament_id = hand_id, table, tournament_id
+        self.started_at = started_at or datetime(2024, 1, 1, tzinfo=UTC)
+        # "": dollars for a hand in cents, none for chips
+        self.currency = ("USD" if unit is Unit.CENT else None) if currency == "" else currency
+        self.hero = hero
+        self.seats: list[Seat] = []
+        self.events: list[Event] = []
+        self.street = Street.THIRD
+        self.line = 1
+        self._summary: Summary | None = None
+
+    def _l(self) -> int:
+        self.line += 1
+        return self.line
+
+    def seat(self, n: int, player: str, stack: int, sitting_out: bool = False) -> HandBuilder:
+        self.seats.append(Seat(n, player, stack, sitting_out, self._l()))
+        return self
+
+    def antes(self, amount: int, all_in: tuple[str, ...] = ()) -> HandBuilder:
+        for s in self.seats:
+            amt = min(amount, s.stack)
+            self.act(s.player, "ante", amt, all_in=s.player in all_in or amt == s.stack)
+        return self
+
+    def start(self, street: int, community: str | None = None) -> HandBuilder:
+        self.street = Street(street)
+        comm = parse_card(community) if community else None
+        self.events.append(StreetStart(self.street, comm, self._l()))
+        return self
+
+    def deal(self, player: str, text: str, before: str = "") -> HandBuilder:
+        cs = cards(text)
+        if self.street == Street.THIRD:
+            up = (False, False, True)[-len(cs) :]
+        else:
+            up = (self.street != Street.SEVENTH,) * len(cs)
+        bef = tuple(c for c in cards(before) if c is not None)
+        self.events.append(Deal(self.street, player, cs, up, bef, self._l()))
+        return self
+
+    def deals(self, **ups: str) -> HandBuilder:
+        for p, text in ups.items():
+            self.deal(p, text)
+        return self
+
+    def act(
+        self, player: str, kind: str, amount: int = 0, to: int | None = None, all_in: bool = False
+    ) -> HandBuilder:
+        self.events.append(Action(self.street, player, _KINDS[kind], amount, to, all_in, self._l()))
+        return self
+
+    def uncalled(self, player: str, amount: int) -> HandBuilder:
+        self.events.append(UncalledBet(player, amount, self.street, self._l()))
+        return self
+
+    def show(self, player: str, text: str) -> HandBuilder:
+        self.events.append(Show(player, tuple(c for c in cards(text) if c), None, self._l()))
+        return self
+
+    def muck(self, player: str, declined: bool = False) -> HandBuilder:
+        self.events.append(Muck(player, declined, self._l()))
+        return self
+
+    def collect(self, player: str, amount: int, pot: str = "pot", index: int = 0) -> HandBuilder:
+        self.events.append(Collect(player, amount, PotKind(pot), index, self._l()))
+        return self
+
+    def no_low(self) -> HandBuilder:
+        self.events.append(NoLowHand(self._l()))
+        return self
+
+    def summary(
+        self,
+        total: int,
+        rake: int = 0,
+        main: int | None = None,
+        sides: tuple[int, ...] = (),
+        results: tuple[SeatResult, ...] | None = None,
+    ) -> HandBuilder:
+        if results is None:
+            won: dict[str, int] = {}
+            for e in self.events:
+                if isinstance(e, Collect):
+                    won[e.player] = won.get(e.player, 0) + e.amount
+            results = tuple(
+                SeatResult(
+                    s.seat,
+                    s.player,
+                    SeatOutcome.COLLECTED if s.player in won else SeatOutcome.OTHER,
+                    won.get(s.player, 0),
+                )
+                for s in self.seats
+            )
+        self._summary = Summary(total, rake, main, sides, (), results, self._l())
+        return self
+
+    def build(self) -> Hand:
+        return Hand(
+            site="pokerstars",
+            hand_id=self.hand_id,
+            game=self.game,
+            small_bet=self.small,
+            big_bet=self.big,
+            unit=self.unit,
+            currency=self.currency,
+            started_at=self.started_at,
+            table=self.table,
+            max_seats=8,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            summary=self._summary,
+            source=SourceRef("constructed", 1),
+            tournament_id=self.tournament_id,
+            hero=self.hero,
+        )
 
 
 def build(
@@ -69,80 +217,58 @@ def build(
     hero: str | None = None,
     sitting_out: tuple[str, ...] = (),
 ) -> Hand:
+    """A hand in the compact style (module doc), built by `HandBuilder`."""
+    b = HandBuilder(Game(game), small_bet, big_bet, unit, hand_id, table,
+                    started_at=_T0 + timedelta(minutes=minute), currency=currency,
+                    hero=hero)  # fmt: skip
     seat_list = []
     for spec in seats.split():
         name, no, stack = spec.split(":")
-        seat_list.append(Seat(int(no), name, int(stack), sitting_out=name in sitting_out))
-    players = [s.player for s in seat_list if not s.sitting_out]
-    ev: list[Event] = []
+        b.seat(int(no), name, int(stack), sitting_out=name in sitting_out)
+        seat_list.append((int(no), name))
+    players = [s.player for s in b.seats if not s.sitting_out]
     for p in players:
-        ev.append(Action(Street.THIRD, p, ActionKind.ANTE, ante, all_in=p in ante_allin))
-    cards = cards or {}
-    folded: set[str] = set()
-    fold_street: dict[str, Street] = {}
+        b.act(p, "ante", ante, all_in=p in ante_allin)
+    dealt = cards or {}
+    folded: dict[str, Street] = {}
     for st in sorted(streets):
-        street = Street(st)
-        ev.append(StreetStart(street))
-        if street is Street.THIRD:
-            for p in players:
-                c = cards[p]
-                three = tuple(_card(x) for x in c.split())
-                ev.append(Deal(street, p, three, (False, False, True)))
-        else:
-            for p in players:
-                if p not in folded:
-                    ev.append(Deal(street, p, (None,), (street is not Street.SEVENTH,)))
+        b.start(st)
+        for p in players:
+            if st == 3:
+                b.deal(p, dealt[p])
+            elif p not in folded:
+                b.deal(p, "??")
         for text in filter(None, (t.strip() for t in streets[st].split(";"))):
             parts = text.split()
             allin = parts[-1] == "allin"
             if allin:
                 parts = parts[:-1]
-            p, kind = parts[0], ActionKind(parts[1])
+            p, kind = parts[0], parts[1]
             amount = int(parts[2]) if len(parts) > 2 else 0
             to = int(parts[3]) if len(parts) > 3 else None
-            ev.append(Action(street, p, kind, amount, to, all_in=allin))
-            if kind is ActionKind.FOLD:
-                folded.add(p)
-                fold_street[p] = street
-    last = Street(max(streets))
+            b.act(p, kind, amount, to, all_in=allin)
+            if kind == "fold":
+                folded[p] = Street(st)
     if uncalled:
-        ev.append(UncalledBet(uncalled[0], uncalled[1], last))
+        b.uncalled(*uncalled)
     shows = shows or {}
     for p, c in shows.items():
-        ev.append(Show(p, tuple(parse_card(x) for x in c.split())))
+        b.show(p, c)
     won: dict[str, int] = {}
     for spec in collects.split():
         name, amt = spec.split(":")
         won[name] = won.get(name, 0) + int(amt)
-        ev.append(Collect(name, int(amt), PotKind.POT))
-    total = sum(won.values()) + rake
+        b.collect(name, int(amt))
     results = []
-    for s in seat_list:
-        p = s.player
-        if p in fold_street:
-            res = SeatResult(s.seat, p, SeatOutcome.FOLDED, folded_street=fold_street[p])
+    for seat, p in seat_list:
+        if p in folded:
+            res = SeatResult(seat, p, SeatOutcome.FOLDED, folded_street=folded[p])
         elif p in shows:
             shown = tuple(parse_card(x) for x in shows[p].split())
-            res = SeatResult(s.seat, p, SeatOutcome.SHOWED, won=won.get(p, 0), cards=shown)
+            res = SeatResult(seat, p, SeatOutcome.SHOWED, won=won.get(p, 0), cards=shown)
         elif p in won:
-            res = SeatResult(s.seat, p, SeatOutcome.COLLECTED, won=won[p])
+            res = SeatResult(seat, p, SeatOutcome.COLLECTED, won=won[p])
         else:
-            res = SeatResult(s.seat, p, SeatOutcome.OTHER)
+            res = SeatResult(seat, p, SeatOutcome.OTHER)
         results.append(res)
-    return Hand(
-        site="pokerstars",
-        hand_id=hand_id,
-        game=Game(game),
-        small_bet=small_bet,
-        big_bet=big_bet,
-        unit=unit,
-        currency=currency,
-        started_at=_T0 + timedelta(minutes=minute),
-        table=table,
-        max_seats=8,
-        seats=tuple(seat_list),
-        events=tuple(ev),
-        summary=Summary(total_pot=total, rake=rake, seats=tuple(results)),
-        source=SourceRef("constructed", 1),
-        hero=hero,
-    )
+    return b.summary(sum(won.values()) + rake, rake, results=tuple(results)).build()

@@ -16,7 +16,7 @@ from histkit.rules import (
     replay,
 )
 from histkit.rules.profile import OddChip
-from tests.rules.builder import HandBuilder
+from tests.stud_builder import HandBuilder
 
 
 def _show_all(b: HandBuilder, hands: dict[str, str]) -> None:
