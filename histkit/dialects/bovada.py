@@ -63,6 +63,7 @@ from histkit.dialects.builder import (
     HandError,
     Handler,
     LineReader,
+    clip_line,
     note_handler,
     street_handler,
     utc_start,
@@ -242,9 +243,17 @@ def on_call(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def _timed(handler: Handler) -> Handler:
-    """An action "(timeout)": the action, then a TIMED_OUT note with the line."""
+    """An action "(timeout)": the action, then a TIMED_OUT note with the line. An action
+    line that repeats the line before it is the client's mistake (K: FPDB 2014-08, which
+    drops it; no player acts twice in a row): refused, so the hand is read once without it
+    (recover.py) and the audit names it."""
 
     def on_timed(r: LineReader, m: re.Match[str], line: int) -> None:
+        block = r.block
+        i = line - block.start_line if block.numbers is None else block.numbers.index(line)
+        if i > 0 and block.lines[i - 1].rstrip() == m[0].rstrip():
+            said = clip_line(m[0].rstrip())
+            raise HandError(f"a line written twice in a row: {said} (the site's mistake)", line)
         handler(r, m, line)
         if m["timeout"]:
             r.sink.note(NoteKind.TIMED_OUT, m["player"], m[0].rstrip(), line)

@@ -952,3 +952,40 @@ def test_a_low_half_written_low() -> None:
         30,
         parse_cards("As 2s 3c"),
     )
+
+
+@pytest.mark.parametrize(
+    "twice",
+    ["Seat+1 : Calls $0.25 ", "Seat+1 : Folds", "Seat+1 : Raises $0.50 to $0.50"],
+)
+def test_a_line_written_twice_in_a_row_is_read_once_and_named(twice: str) -> None:
+    """The client's duplicated line (K: FPDB 2014-08 drops it): the hand is read once
+    without the repeat, which the audit names as the site's mistake; the rest is read and
+    checked as without it."""
+    once = hand([BRING, twice, "Seat+3 [ME] : Folds"])
+    h = one(once.replace(twice, f"{twice}\n{twice}"))
+    clean = one(once)
+
+    def plays(x: Hand) -> list[tuple[object, ...]]:
+        return [(a.street, a.player, a.kind, a.amount, a.to_amount) for a in x.actions()]
+
+    assert plays(h) == plays(clean)
+    (gap,) = h.gaps()
+    assert (gap.line, gap.text) == (14, twice.rstrip())
+    assert gap.reason == f"a line written twice in a row: {twice.rstrip()!r} (the site's mistake)"
+    found = [(v.code, v.line) for v in replay(h).violations]
+    before = [(v.code, v.line and v.line + 1) for v in replay(clean).violations]
+    assert sorted(found) == sorted([(Code.LINE_NOT_UNDERSTOOD, 14), *before])
+    assert rejected(once.replace(twice, f"{twice}\n{twice}")).line == 14  # --strict
+
+
+def test_the_same_action_apart_is_no_repeat() -> None:
+    """Two checks by one player on two streets (a street line between them) are two."""
+    body = [*COMPLETE, "Seat+5 : Calls $0.25 ", "Seat+3 [ME] : Folds", *FOURTH, "Seat+5 : Checks",
+            "Seat+1 : Checks", "*** 5TH STREET ***", "Seat+5 : Checks"]  # fmt: skip
+    h = one(hand(body))
+    assert h.gaps() == ()
+    assert [a.street for a in h.actions() if a.player == "Seat+5" and a.kind is A.CHECK] == [
+        S.FOURTH,
+        S.FIFTH,
+    ]
