@@ -102,6 +102,10 @@ BOVADA: RuleProfile = dataclasses.replace(
 _A = ActionKind
 _ACE_CLUBS = parse_card("Ac")
 _NO_WAGER = "no stakes written, no full bet made: the small bet is derived from the bring-in"
+_WORDS = {"7CARD": Game.STUD, "RAZZ": Game.RAZZ} | dict.fromkeys(
+    ("7CARD HILO", "7CARD_HILO", "7CARD_HL"), Game.STUD_HILO
+)  # the game words (see Bovada.games)
+_NOTES = frozenset({"DEPOSIT", "BOUNTY", "BUTTON"})  # the site's own note lines
 _HEADS_UP = " 1 on 1 "  # K (FPDB 2012-10): a two-seat table, written between game and limit
 
 
@@ -344,15 +348,7 @@ class Bovada(Dialect):
     # site deals no razz). The limit: Fixed Limit (R), or an older tournament's "Normal" (K,
     # FPDB 2013-01: no limit written, and stud is fixed limit)
     games: ClassVar[Mapping[str, Game]] = {
-        f"{word} {limit}": game
-        for word, game in (
-            ("7CARD", Game.STUD),
-            ("7CARD HILO", Game.STUD_HILO),
-            ("7CARD_HILO", Game.STUD_HILO),
-            ("7CARD_HL", Game.STUD_HILO),
-            ("RAZZ", Game.RAZZ),
-        )
-        for limit in ("FIXED LIMIT", "NORMAL")
+        f"{w} {limit}": g for w, g in _WORDS.items() for limit in ("FIXED LIMIT", "NORMAL")
     }
     currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD"}
     hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})  # histkit's writer's token
@@ -395,11 +391,7 @@ class Bovada(Dialect):
             )
         },
     }
-    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {
-        "DEPOSIT",
-        "BOUNTY",
-        "BUTTON",
-    }
+    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | _NOTES
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """The game with its limit ("7CARD HiLo Fixed Limit")."""
