@@ -74,7 +74,8 @@ def test_starting_hands_follow_the_grouping(capsys: pytest.CaptureFixture[str]) 
     sections = re.split(r"\n== ", out)[1:]
     dime = [s for s in sections if "stakes $0.10/$0.20 USD" in s.splitlines()[0]]
     assert len(dime) == 1  # the $0.10/$0.20 sample is stud only
-    cats = [line.split()[0] for line in dime[0].splitlines() if line.startswith("  ")]
+    table = dime[0].split("starting hands (known 3rd-street cards)")[1].splitlines()[1:]
+    cats = [line.split()[0] for line in table if line.startswith("  ")]
     assert cats and set(cats) == {"stud"}
 
 
