@@ -26,6 +26,7 @@ EXAMPLES = """\
 examples:
   histkit simulate --game razz --hands 500 -o razz.txt
   histkit simulate --site fulltilt --game stud --players 8 --stakes 0.10/0.20 -o stud.txt
+  histkit simulate --site absolute --era late --tournament -o late.txt
   histkit simulate --game stud_hilo --tournament --players 5 --seats 8 -o mtt.txt
   histkit simulate --hands 2000 --faults 0.1 -o audit-me.txt   # truth in audit-me.truth.jsonl
 """
@@ -132,6 +133,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=writers,
         help="whose text to write (default pokerstars)",
     )
+    from histkit.dialects.eras import SITE_ERAS
+
+    p.add_argument(
+        "--era",
+        metavar="ERA",
+        help="write the site's lines as one era of its client wrote them (docs/sites/SITE.md, "
+        '"Eras"; default: the site\'s first era): '
+        + "; ".join(f"{site}: {', '.join(names)}" for site, names in SITE_ERAS.items()),
+    )
     p.add_argument(
         "--game",
         type=game_option,
@@ -210,6 +220,13 @@ def run(args: argparse.Namespace) -> int:
 
     RAKE_PERCENT = RakeSchedule().percent
     check_output_file(args.output)
+    if args.era is not None:
+        from histkit.dialects.eras import check_era
+
+        try:
+            check_era(args.site, args.era)
+        except ValueError as e:
+            raise UsageError(f"--era: {e}") from None
     if args.seats is not None and args.seats < args.players:
         raise UsageError(
             f"--seats {args.seats}: a table for {args.players} players has {args.players} "
@@ -270,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
                 newline="\r\n" if args.crlf else "\n",
                 progress=advance,
                 site=args.site,
+                era=args.era,
                 sidecar=tmp_side,
             )
     except (SimulationError, ValueError) as e:

@@ -63,8 +63,10 @@ from histkit.model import (
 )
 
 __all__ = [
+    "ERAS",
     "GAME_NAMES",
     "AbsoluteWriter",
+    "LateAbsoluteWriter",
     "high_words",
     "low_words",
     "write_hand",
@@ -375,6 +377,55 @@ class AbsoluteWriter(TextWriter):
             return None
         game = self.hand.game
         return low_words(game, plays) if game is Game.RAZZ else high_words(plays)
+
+
+class LateAbsoluteWriter(AbsoluteWriter):
+    """The era `late`: the forms FPDB's patterns added after the real file's (K, 2010-11 to
+    2014-07): a tournament named before the game, `Tourney ID <id> <game> Single Tournament`;
+    the ante after the stakes, `, $0.01 ante`; the time to the thousandth of a second;
+    `7 Card Stud`; thousands commas; a HORSE hand's game on a `Game Type` line."""
+
+    game_names = {**GAME_NAMES, Game.STUD: "7 Card Stud"}
+    thousands = True
+
+    def head(self) -> list[str]:
+        h = self.hand
+        if not self.horse():
+            return super().head()
+        return [self.header(), f"Game Type: Limit {GAME_NAMES[h.game]}"] + (
+            [self.table()] if h.table else []
+        )
+
+    def horse(self) -> bool:
+        return (self.hand.mix or "").upper() == "HORSE"
+
+    def header(self) -> str:
+        h = self.hand
+        hu = " (1 on 1)" if h.max_seats == 2 else ""
+        game = "HORSE" if self.horse() else self.game_names[h.game]
+        if h.is_tournament:
+            game = f"Tourney ID {h.tournament_id} {game}{hu} Single Tournament"
+        else:
+            game = f"{game}{hu} "
+        ante = self.ante(full=True)
+        stakes = self.stakes() + (f", {self.money(ante)} ante" if ante else "")
+        return f"Stage #{h.hand_id}: {game} Normal {stakes} - {self.date_text()}"
+
+    def date_text(self) -> str:
+        """The start with its thousandths (the header's own text is not kept: it has
+        none)."""
+        h = self.hand
+        if h.started_at is None:
+            return super().date_text()
+        t = h.started_at.astimezone(self.zone)
+        return f"{t:%Y-%m-%d %H:%M:%S}.{t.microsecond // 1000:03d} (ET)"
+
+
+# the eras the writer writes (`histkit.dialects.eras`, docs/sites/absolute.md), the default first
+ERAS: dict[str, type[AbsoluteWriter]] = {
+    "2008-2011": AbsoluteWriter,
+    "late": LateAbsoluteWriter,
+}
 
 
 def _card(c: Card) -> str:

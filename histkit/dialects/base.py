@@ -381,15 +381,27 @@ class Dialect:
         (the default) when the site writes none or its words are not modelled."""
         return None
 
-    def write_hands(self, hands: Iterable[Hand], *, newline: str = "\n") -> str:
+    def write_hands(
+        self, hands: Iterable[Hand], *, newline: str = "\n", era: str | None = None
+    ) -> str:
         """Hands as the site writes them (each followed by the blank lines the site puts
-        between hands): the simulator's output and the round-trip tests' input."""
+        between hands): the simulator's output and the round-trip tests' input. `era`: one
+        of the site's eras (`histkit.dialects.eras`; None: the default, what it writes
+        without one); an era it does not write is a ValueError naming its eras."""
         if not self.writer:
             raise ValueError(f"no writer for {self.title or self.name}")
         import importlib
 
+        from histkit.dialects.eras import check_era
+
         module, _, function = self.writer.partition(":")
-        write = getattr(importlib.import_module(module), function or "write_hands")
+        loaded = importlib.import_module(module)
+        if era is not None:
+            text_of: str = loaded.ERAS[check_era(self.name, era)].write_hands(
+                hands, newline=newline
+            )
+            return text_of
+        write = getattr(loaded, function or "write_hands")
         text: str = write(hands, newline=newline)
         return text
 

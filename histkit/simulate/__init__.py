@@ -143,6 +143,7 @@ def write_session(
     progress: Callable[[int], None] | None = None,
     site: str = "pokerstars",
     play: str = "equity",
+    era: str | None = None,
 ) -> SessionReport:
     """Write a session as one text file in `site`'s words (a dialect name: pokerstars,
     fulltilt, ...), played under `profile` (default: that site's house rules, so every
@@ -151,10 +152,14 @@ def write_session(
     JSON object per faulty hand with
     `hand_id`, `fault`, `code` (the violation an audit must report) and `detail`.
     `progress` is called with the number of hands written so far; `play` as in
-    `simulate`."""
+    `simulate`. `era`: one of the site's eras (`histkit.dialects.eras`, the names of its
+    format page), written in that era's forms; None: the site's default era."""
     from histkit.dialects import get_dialect
+    from histkit.dialects.eras import check_era
 
     dialect = get_dialect(site)
+    if era is not None:
+        check_era(dialect.name, era)
     if profile is None:
         profile = dialect.profile
     if currency is None:
@@ -177,7 +182,7 @@ def write_session(
             tables=tables, rake=rake,
             profile=profile, play=play,
         ):  # fmt: skip
-            text = dialect.write_hands([hand], newline=newline)
+            text = dialect.write_hands([hand], newline=newline, era=era)
             out.write(text)
             n += 1
             if fault is not None and truth is not None:

@@ -1,0 +1,170 @@
+"""Simulated eras (issue 24 item 6): each era a site's writer declares
+(`histkit.dialects.eras`, the names of its page's "## Eras" section) is written, read back
+as the same hands by Lark and the fast path alike, and shows the era's own forms; the
+default era is what the writer writes without one, byte for byte; `histkit simulate
+--era` writes it and names the site's eras when asked for one it does not write."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from histkit.cli import main
+from histkit.dialects import get_dialect
+from histkit.dialects.eras import SITE_ERAS, check_era, eras
+from histkit.model import Hand
+from histkit.simulate import simulate, write_session
+from tests.dialects import test_absolute
+
+GAMES = ("stud", "stud_hilo", "razz")
+
+
+@dataclass(frozen=True)
+class Era:
+    """What a round trip of one era needs: the site's `same`, the name of the file its
+    hands are read from, and the lines only this era writes (each must be in the text)."""
+
+    same: Callable[[Hand, Hand], None]
+    forms: tuple[str, ...]  # regular expressions, each matching a whole line
+    file_name: Callable[[Hand], str] = lambda h: "sim.txt"
+    mix: str | None = None  # a mix to give some hands, for the era's form of it
+
+
+ERAS: dict[tuple[str, str], Era] = {
+    ("absolute", "2008-2011"): Era(
+        test_absolute.same,
+        (
+            r"Stage #\d+: Seven Card Hi/Lo  Normal \$0\.04/\$0\.08 - [\d-]+ [\d:]+ \(ET\)",
+            r"Stage #\d+: Razz \(\d+\) Normal 20/40 - [\d-]+ [\d:]+ \(ET\)",
+        ),
+    ),
+    ("absolute", "late"): Era(
+        test_absolute.same,
+        (
+            r"Stage #\d+: 7 Card Stud  Normal \$0\.04/\$0\.08, \$0\.01 ante - "
+            r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \(ET\)",
+            r"Stage #\d+: Tourney ID \d+ Razz Single Tournament Normal [\d,]+/[\d,]+, "
+            r"[\d,]+ ante - [\d-]+ [\d:.]+ \(ET\)",
+            r"Stage #\d+: HORSE  Normal .*",
+            r"Game Type: Limit Seven Card Hi/Lo",
+            r"Seat \d - \S+ \(1,\d{3} in chips\)",
+        ),
+        mix="HORSE",
+    ),
+}
+
+
+def hands_of(site: str, era: Era) -> list[Hand]:
+    """Each game, cash and tournament, 3 to 6 players; every other hand of a mix era is
+    given the mix."""
+    profile = get_dialect(site).profile
+    out = [
+        h
+        for game in GAMES
+        for tournament in (False, True)
+        for players, seed in ((3, 1), (6, 2))
+        for h in simulate(
+            game, 6, players=players, seed=seed, tournament=tournament, profile=profile
+        )  # fmt: skip
+    ]
+    if era.mix is not None:
+        out = [replace(h, mix=era.mix) if i % 2 else h for i, h in enumerate(out)]
+    return out
+
+
+def test_every_declared_era_is_written_and_tested() -> None:
+    """The names are the pages' and the writer modules', in the same order, the default
+    first; every (site, era) has a round trip below."""
+    for site, names in SITE_ERAS.items():
+        d = get_dialect(site)
+        module = importlib.import_module(d.writer.partition(":")[0])
+        assert tuple(module.ERAS) == names, site
+        page = (Path(__file__).parents[2] / "docs" / "sites" / f"{site}.md").read_text()
+        section = page.split("## Eras", 1)[1].split("\n## ", 1)[0]
+        for name in names:
+            assert f"| `{name}` |" in section, (site, name)
+        assert set(ERAS) >= {(site, n) for n in names}
+    assert set(ERAS) == {(s, n) for s, names in SITE_ERAS.items() for n in names}
+
+
+@pytest.mark.parametrize("site", sorted(SITE_ERAS))
+def test_the_default_era_is_what_the_writer_writes(site: str) -> None:
+    d = get_dialect(site)
+    hands = hands_of(site, ERAS[site, eras(site)[0]])
+    assert d.write_hands(hands, era=eras(site)[0]) == d.write_hands(hands)
+    assert d.write_hands(hands, newline="\r\n", era=eras(site)[0]) == d.write_hands(
+        hands, newline="\r\n"
+    )
+
+
+@pytest.mark.parametrize(("site", "era"), sorted(ERAS), ids=[f"{s}-{e}" for s, e in sorted(ERAS)])
+def test_round_trip_in_each_era(site: str, era: str) -> None:
+    """Written in the era, read back by Lark and by the fast path: the same hands, each
+    equal to the one written on all the site's text carries, no line left unread; and the
+    text shows each of the era's forms."""
+    row = ERAS[site, era]
+    d = get_dialect(site)
+    hands = hands_of(site, row)
+    files: dict[str, list[Hand]] = {}
+    for h in hands:
+        files.setdefault(row.file_name(h), []).append(h)
+    fast, slow = type(d)(fast=True), type(d)(fast=False, cython=False)
+    texts = []
+    for name, group in files.items():
+        text = d.write_hands(group, era=era)
+        texts.append(text)
+        got = list(slow.parse(text, name))
+        assert list(fast.parse(text, name)) == got
+        assert len(got) == len(group)
+        for orig, back in zip(group, got, strict=True):
+            assert isinstance(back, Hand), back
+            assert back.gaps() == () and not back.unread_lines, (orig.hand_id, back.gaps())
+            assert (back.hand_id, back.mix) == (orig.hand_id, orig.mix)
+            row.same(orig, back)
+    lines = "\n".join(texts).splitlines()
+    for form in row.forms:
+        assert any(re.fullmatch(form, line) for line in lines), (era, form)
+
+
+def test_an_unknown_era_names_the_sites_eras() -> None:
+    with pytest.raises(
+        ValueError, match=r"unknown era 'nope' for absolute: choose 2008-2011, late"
+    ):
+        check_era("absolute", "nope")
+    with pytest.raises(ValueError, match="writes one era only"):
+        check_era("pokerstars", "late")
+    (h,) = simulate("razz", 1, players=3, seed=1)
+    with pytest.raises(ValueError, match="choose 2008-2011"):
+        get_dialect("absolute").write_hands([h], era="1999")
+
+
+def test_write_session_in_an_era(tmp_path: Path) -> None:
+    path = tmp_path / "late.txt"
+    report = write_session(path, "stud", 4, players=3, site="absolute", era="late")
+    text = path.read_text(encoding="utf-8")
+    assert report.hands == 4 and text.count("Stage #") == 4
+    assert re.search(r"^Stage #\d+: 7 Card Stud  Normal .*\.\d{3} \(ET\)$", text, re.M)
+    with pytest.raises(ValueError, match="unknown era"):
+        write_session(tmp_path / "x.txt", "stud", 1, site="absolute", era="x")
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_cli_simulate_era(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "late.txt"
+    argv = ["simulate", "--site", "absolute", "--era", "late", "--tournament", "--hands", "3",
+            "--players", "3", "-q", "-o", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    assert re.search(r"^Stage #\d+: Tourney ID \d+ ", out.read_text(encoding="utf-8"), re.M)
+    assert main(["simulate", "--site", "absolute", "--era", "1999", "-o", str(tmp_path / "y")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown era '1999' for absolute: choose 2008-2011, late" in err
+    assert "Traceback" not in err and not (tmp_path / "y").exists()
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "absolute: 2008-2011, late" in help_text
