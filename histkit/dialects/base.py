@@ -314,6 +314,8 @@ class Dialect:
     symbol_marks_cash: ClassVar[bool] = True
     thousands: ClassVar[str] = ","  # the thousands separator in amounts ("" for none)
     decimal: ClassVar[str] = "."
+    # a letter after an amount that multiplies it ("1.5K": 1,500), where the site writes one
+    magnitudes: ClassVar[Mapping[str, int]] = {}
     # tokens the site writes for a card it does not show ("X")
     hidden_cards: ClassVar[frozenset[str]] = frozenset()
     # zone abbreviation in headers -> IANA zone

@@ -229,12 +229,17 @@ class LineReader:
             kind = "a currency amount" if has_symbol else "a chip amount"
             raise HandError(f"{kind} {text!r} in a hand counted in {self.unit.value}s", line)
         digits = digits.replace(d.thousands, "") if d.thousands else digits
+        scale = d.magnitudes.get(digits[-1:], 0) if d.magnitudes else 0
+        if scale:
+            digits = digits[:-1]
         whole, dot, frac = digits.partition(d.decimal)
         if not whole.isdigit() and not (dot and not whole and frac.isdigit()):
             raise HandError(f"amount {text!r} is not a number", line)
         if len(whole) > _AMOUNT_DIGITS and len(whole.lstrip("0")) > _AMOUNT_DIGITS:
             raise self._too_large(text, line)
-        if self.unit is Unit.CENT:
+        if scale:
+            value = self._scaled(text, whole, frac, scale, line)
+        elif self.unit is Unit.CENT:
             if len(frac) > 2 or (dot and not frac) or (frac and not frac.isdigit()):
                 raise HandError(f"amount {text!r} has more than cents", line)
             value = int(whole or "0") * 100 + (int(frac.ljust(2, "0")) if frac else 0)
@@ -247,6 +252,18 @@ class LineReader:
         if len(self._money) > 100_000:  # amounts repeat a lot; keep the memo bounded
             self._money.clear()
         self._money[text] = value
+        return value
+
+    def _scaled(self, text: str, whole: str, frac: str, scale: int, line: int) -> int:
+        """ "1.5K" -> 1,500 chips (150,000 cents): exact, or the amount is refused (a
+        fraction of a chip or a cent is never rounded)."""
+        if not frac.isdigit() and frac:
+            raise HandError(f"amount {text!r} is not a number", line)
+        per = scale * (100 if self.unit is Unit.CENT else 1)
+        den = 10 ** len(frac)
+        value, rest = divmod((int(whole or "0") * den + int(frac or "0")) * per, den)
+        if rest:
+            raise HandError(f"amount {text!r} is not a whole number of {self.unit.value}s", line)
         return value
 
     def _too_large(self, text: str, line: int) -> HandError:

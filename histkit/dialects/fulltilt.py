@@ -22,7 +22,9 @@ site's format, FPDB's FullTiltToFpdb importer and hands of the era, not in those
   pot", "side pot #2", "Side pot #2 X.", "No low hand qualified", "antes 10, and is all in",
   "has requested TIME", "is feeling happy", "is disconnected", "finished in 5th place",
   "wins the tournament", chat "X: text", the community card "*** 7TH STREET *** [6h]" and
-  "Board: [6h]".
+  "Board: [6h]"; "Full Tilt Poker.fr", the game before the stakes ("Table Hagan - Limit
+  Stud Hi - $3/$6 ..."), the limit "FL", "Table Play Chip <name>", "1.5K" / "1M" amounts,
+  "sits out", a mangled summary seat "Seat 6: Hero wins the pot ($9.50)".
 
 Choices:
 - unit CENT when the stakes carry a currency symbol, currency from the symbol ("$": USD, the
@@ -106,7 +108,7 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
     seats = _MAX_SEATS.search(m["attrs"] or "")
     r.sink.header(
         hand_id=m["id"],
-        game=d.games[m["game"].strip().upper()],
+        game=d.games[(m["game"] or m["game2"]).strip().upper()],
         small_bet=r.money(sb, line),
         big_bet=r.money(bb, line),
         unit=r.unit,
@@ -177,7 +179,12 @@ class FullTilt(PokerStars):
     site = "fulltilt"
     title = "Full Tilt Poker"
     grammar_file = "fulltilt.lark"
-    hand_start: ClassVar[tuple[str, ...]] = ("Full Tilt Poker ", "FullTiltPoker ")
+    hand_start: ClassVar[tuple[str, ...]] = (
+        "Full Tilt Poker ",
+        "Full Tilt Poker.fr ",
+        "FullTiltPoker ",
+    )
+    magnitudes: ClassVar[Mapping[str, int]] = {"K": 1_000, "M": 1_000_000}
     profile: ClassVar[RuleProfile] = FULLTILT
     writer = "histkit.dialects.fulltilt_writer"
     handlers: ClassVar[Mapping[str, Handler]] = {
@@ -199,7 +206,7 @@ class FullTilt(PokerStars):
     }
     games: ClassVar[Mapping[str, Game]] = {
         limit + game: kind
-        for limit in ("LIMIT ", "")
+        for limit in ("LIMIT ", "FL ", "")
         for game, kind in (
             *(("STUD HI", Game.STUD), ("STUD", Game.STUD), ("7 CARD STUD", Game.STUD)),
             *((g, Game.STUD_HILO) for g in ("STUD H/L", "STUD HI/LO", "7 CARD STUD HI/LO")),
@@ -220,7 +227,7 @@ class FullTilt(PokerStars):
     }
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
-        return m["game"].strip()
+        return (m["game"] or m["game2"] or "").strip()
 
     @staticmethod
     def describe(game: Game, cards: tuple[Card, ...]) -> str | None:

@@ -289,6 +289,32 @@ def test_default_hand() -> None:
             "01:12:00 ET - 2011/03/28 (partial)",
             {"game": Game.STUD, "started_at": datetime(2011, 3, 28, 5, 12, tzinfo=UTC)},
         ),
+        (  # K: the French site's name (FPDB 2010-08)
+            "Full Tilt Poker.fr Game #23057874100: Table Douai (6 max) - $1/$2 Ante $0.20 - "
+            "Limit Stud Hi - 21:59:17 CET - 2010/08/13",
+            {"hand_id": "23057874100", "table": "Douai", "max_seats": 6, "small_bet": 100},
+        ),
+        (  # K: the game before the stakes (FPDB 2013-05, STAKES2); the ET time the truth
+            "Full Tilt Poker Game #5: Table Hagan - Limit Stud H/L - $1/$2 Ante $0.20 - "
+            "19:26:50 CET - 2013/09/22 [13:26:50 ET - 2013/09/22]",
+            {
+                "game": Game.STUD_HILO,
+                "table": "Hagan",
+                "big_bet": 200,
+                "ante": 20,
+                "started_at": datetime(2013, 9, 22, 17, 26, 50, tzinfo=UTC),
+            },
+        ),
+        (  # K: the limit written "FL" (FPDB 2013)
+            "Full Tilt Poker Game #5: Table Hagan - FL Stud Hi - $1/$2 Ante $0.20 - "
+            "19:27:31 CET - 2013/09/22 [13:27:31 ET - 2013/09/22]",
+            {"game": Game.STUD, "table": "Hagan", "mix": None},
+        ),
+        (  # K: play money, "Play Chip" not the table's name (FPDB's PLAY)
+            "Full Tilt Poker Game #5: Table Play Chip Hagan - 100/200 Ante 20 - Limit Stud Hi - "
+            "12:24:02 ET - 2010/06/11",
+            {"table": "Hagan", "unit": Unit.CHIP, "currency": None, "small_bet": 100},
+        ),
     ],
 )
 def test_header_forms(header: str, expected: dict[str, object]) -> None:
@@ -300,6 +326,26 @@ def test_header_forms(header: str, expected: dict[str, object]) -> None:
     h = one_hand(text)
     for key, value in expected.items():
         assert getattr(h, key) == value, key
+
+
+def test_k_and_m_amounts_are_exact() -> None:
+    """K: "1.5K" and "1M" (FPDB 2012-03, tournaments): thousands and millions, exactly;
+    an amount that is no whole number of chips is refused, never rounded."""
+    header = (
+        "Full Tilt Poker Game #5: Big Game of the Week (251332389), Table 12 - "
+        "100/200 Ante 20 - Limit Stud Hi - 18:30:57 ET - 2013/03/31"
+    )
+    seats = ("Seat 1: Ann (1.5K)", "Seat 3: Hero (2.25K)", "Seat 5: Bob (1M)")
+    text = re.sub(r"\$(\d+)(?:\.(\d\d))?", lambda m: str(int(m[1]) * 100 + int(m[2] or 0)),
+                  hand_text(header=header, seats=seats))  # fmt: skip
+    h = one_hand(text.replace("Hero completes it to 100", "Hero completes it to 0.1K"))
+    assert [s.stack for s in h.seats] == [1_500, 2_250, 1_000_000]
+    (done,) = [a for a in h.actions() if a.kind is ActionKind.COMPLETE]
+    assert (done.amount, done.to_amount) == (50, 100)  # "0.1K" is the completion to 100
+    assert replay(h, FULLTILT).violations == ()
+    (issue,) = parse(text.replace("(1.5K)", "(1.2345K)"))
+    assert isinstance(issue, ParseIssue) and issue.kind == "rejected"
+    assert "1.2345K" in issue.reason and "whole number of chips" in issue.reason
 
 
 @pytest.mark.parametrize(
@@ -413,6 +459,7 @@ def test_collect_lines(line: str, expected: tuple[object, ...]) -> None:
         ("Bob is feeling happy", NoteKind.OTHER, "Bob"),
         ("Bob has timed out", NoteKind.TIMED_OUT, "Bob"),
         ("Bob is sitting out", NoteKind.SIT_OUT, "Bob"),
+        ("Bob sits out", NoteKind.SIT_OUT, "Bob"),  # K: FPDB's sit-out note
         ("Bob has returned", NoteKind.RETURN, "Bob"),
         ("Bob is disconnected", NoteKind.DISCONNECT, "Bob"),
         ("Bob has reconnected", NoteKind.CONNECT, "Bob"),
@@ -512,6 +559,22 @@ def test_several_side_pots(pots: str, main: int, sides: tuple[int, ...]) -> None
     text = showdown_hand().replace("Main pot $1.20. Side pot $0.40.", pots)
     s = one_hand(text).summary
     assert s is not None and (s.main_pot, s.side_pots) == (main, sides)
+
+
+def test_mangled_summary_seat_line() -> None:
+    """K: a summary seat line in the play's collect words (FPDB 2012-12, "for when the
+    summary lines get mangled"): the seat collected what it says."""
+    text = hand_text().replace(
+        "Seat 3: Hero collected ($1.60), mucked", "Seat 3: Hero wins the pot ($1.60)"
+    )
+    h = one_hand(text)
+    assert h.summary is not None
+    assert [(r.player, r.outcome, r.won) for r in h.summary.seats][1] == (
+        "Hero",
+        SeatOutcome.COLLECTED,
+        160,
+    )
+    assert replay(h, FULLTILT).violations == ()
 
 
 def test_summary_seat_lines() -> None:
