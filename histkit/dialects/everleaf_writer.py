@@ -62,7 +62,15 @@ from histkit.model import (
     Unit,
 )
 
-__all__ = ["GAME_NAMES", "EverleafWriter", "write_hand", "write_hands"]
+__all__ = [
+    "ERAS",
+    "GAME_NAMES",
+    "EverleafWriter",
+    "Everleaf2012Writer",
+    "Everleaf2014Writer",
+    "write_hand",
+    "write_hands",
+]
 
 GAME_NAMES: dict[Game, str] = {
     Game.STUD: "7 Card Stud",
@@ -241,6 +249,44 @@ class EverleafWriter(TextWriter):
     def note(self, e: TableNote) -> str | None:
         return f"{e.player} sits out" if e.kind is NoteKind.SIT_OUT and e.player else None
 
+
+class Everleaf2012Writer(EverleafWriter):
+    """The era `2012-2014`, the client's last forms before the Grand Poker Network (K):
+    the table size after the game, `- 6 Max` (FPDB 2012-09); blanks around the stakes,
+    ` $0.05 / $0.10` (FPDB's pattern); euros with the code `EURO` (2010-02) and the sign as
+    the caret the files carry for it, `[ˆ 0.10 EURO]`, `ˆ0.02.` (2012-06)."""
+
+    def amount(self, amount: int, *, sign_space: bool = True, whole: bool = False) -> str:
+        if self.code != "EUR" or self.hand.unit is Unit.CHIP:
+            return super().amount(amount, sign_space=sign_space, whole=whole)
+        units, cents = divmod(amount, 100)
+        number = str(units) if whole and not cents else f"{units}.{cents:02d}"
+        return f"\u02c6 {number} EURO" if sign_space else f"\u02c6{number}"
+
+    def head(self) -> list[str]:
+        h = self.hand
+        lines = super().head()
+        sb, bb = (self.amount(x, sign_space=False, whole=True) for x in (h.small_bet, h.big_bet))
+        size = f" - {h.max_seats} Max" if h.max_seats else ""
+        lines[2] = f" {sb} / {bb} {self.game_names[h.game]}{size} - {self.date_text()}"
+        return lines
+
+
+class Everleaf2014Writer(Everleaf2012Writer):
+    """The era `2014-`, the Grand Poker Network on the same software (K): lari written
+    `2.00 GEL` (as every era writes them), and a tournament's actions without `Chips`,
+    `P: bets [20]` (FPDB 2015-12; the seats keep the word)."""
+
+    def bracket(self, amount: int) -> str:
+        return f"[{self.amount(amount)}]"
+
+
+# the eras the writer writes (`histkit.dialects.eras`, docs/sites/everleaf.md), the default first
+ERAS: dict[str, type[EverleafWriter]] = {
+    "2008-2012": EverleafWriter,
+    "2012-2014": Everleaf2012Writer,
+    "2014-": Everleaf2014Writer,
+}
 
 write_hand = EverleafWriter.write_hand
 write_hands = EverleafWriter.write_hands

@@ -19,7 +19,8 @@ from histkit.dialects import get_dialect
 from histkit.dialects.eras import SITE_ERAS, check_era, eras
 from histkit.model import Hand
 from histkit.simulate import simulate, write_session
-from tests.dialects import test_absolute
+from histkit.simulate.session import CURRENCIES
+from tests.dialects import test_absolute, test_everleaf
 
 GAMES = ("stud", "stud_hilo", "razz")
 
@@ -33,6 +34,14 @@ class Era:
     forms: tuple[str, ...]  # regular expressions, each matching a whole line
     file_name: Callable[[Hand], str] = lambda h: "sim.txt"
     mix: str | None = None  # a mix to give some hands, for the era's form of it
+    currencies: tuple[str, ...] = ("USD",)  # the cash hands' (one the simulator has not:
+    # the first's hands in it)
+    keeps: tuple[str, ...] = ()  # what else of a hand the era's text carries
+
+
+def by_tournament(h: Hand) -> str:
+    """Everleaf keeps a tournament's id in the file's name only."""
+    return f"TID_{h.tournament_id}-1.txt" if h.tournament_id else "sim.txt"
 
 
 ERAS: dict[tuple[str, str], Era] = {
@@ -56,22 +65,60 @@ ERAS: dict[tuple[str, str], Era] = {
         ),
         mix="HORSE",
     ),
+    ("everleaf", "2008-2012"): Era(
+        test_everleaf.same,
+        (
+            r"\$0\.04/\$0\.08 7 Card Stud - \d{4}/\d\d/\d\d - \d\d:\d\d:\d\d",
+            r"Seat \d: \S+ \(  \d+\.\d\d EUR \)",
+            r"\S+: posts ante \[\d+ Chips\]",
+        ),
+        file_name=by_tournament,
+        currencies=("USD", "EUR"),
+    ),
+    ("everleaf", "2012-2014"): Era(
+        test_everleaf.same,
+        (
+            r" \$0\.04 / \$0\.08 7 Card Stud - 6 Max - \d{4}/\d\d/\d\d - \d\d:\d\d:\d\d",
+            r" 20 / 40 Razz - 6 Max - .*",
+            r"Seat \d: \S+ \(  \u02c6 \d+\.\d\d EURO \)",
+            r"\S+: posts ante \[\u02c6 0\.01 EURO\]",
+            r"\S+ posts bring-in \u02c60\.\d\d\.",
+            r"\S+: posts ante \[\d+ Chips\]",
+        ),
+        file_name=by_tournament,
+        currencies=("USD", "EUR"),
+        keeps=("max_seats",),
+    ),
+    ("everleaf", "2014-"): Era(
+        test_everleaf.same,
+        (
+            r" 0\.04 / 0\.08 7 Card Stud - 6 Max - .*",
+            r"Seat \d: \S+ \(  \d+\.\d\d GEL \)",
+            r"Seat \d: \S+ \(  \d+ Chips \)",
+            r"\S+: posts ante \[\d+\]",
+            r"\S+ calls \[\d+\]",
+        ),
+        file_name=by_tournament,
+        currencies=("USD", "GEL"),
+        keeps=("max_seats",),
+    ),
 }
 
 
 def hands_of(site: str, era: Era) -> list[Hand]:
-    """Each game, cash and tournament, 3 to 6 players; every other hand of a mix era is
-    given the mix."""
+    """Each game, cash in each of the era's currencies and a tournament, 3 and 6 players;
+    every other hand of a mix era is given the mix."""
     profile = get_dialect(site).profile
-    out = [
-        h
-        for game in GAMES
-        for tournament in (False, True)
-        for players, seed in ((3, 1), (6, 2))
-        for h in simulate(
-            game, 6, players=players, seed=seed, tournament=tournament, profile=profile
-        )  # fmt: skip
-    ]
+    out = []
+    for game in GAMES:
+        for currency in (*era.currencies, None):
+            dealt = currency if currency in CURRENCIES else "USD"
+            for players, seed in ((3, 1), (6, 2)):
+                for h in simulate(
+                    game, 6, players=players, seed=seed, profile=profile,
+                    tournament=currency is None, currency=dealt,
+                ):  # fmt: skip
+                    out.append(h if currency in (dealt, None) else replace(h, currency=currency))
     if era.mix is not None:
         out = [replace(h, mix=era.mix) if i % 2 else h for i, h in enumerate(out)]
     return out
@@ -125,6 +172,8 @@ def test_round_trip_in_each_era(site: str, era: str) -> None:
             assert isinstance(back, Hand), back
             assert back.gaps() == () and not back.unread_lines, (orig.hand_id, back.gaps())
             assert (back.hand_id, back.mix) == (orig.hand_id, orig.mix)
+            for name in row.keeps:
+                assert getattr(back, name) == getattr(orig, name), (orig.hand_id, name)
             row.same(orig, back)
     lines = "\n".join(texts).splitlines()
     for form in row.forms:
