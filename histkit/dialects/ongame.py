@@ -11,8 +11,11 @@ bring in", "bets", "calls", "raises $1 to $1.37", "checks", "folds", "Summary:",
 $2.35 won by Hero ($2.24)", "Rake taken:", seat lines "($5.76), net: -$0.77[, [cards]
 (TWO_PAIR JACK, NINE)]", "***** End of hand ... *****". K: tournament headers, "[SPEED]"
 tables, "Play money", "Button: seat N", "big bring in", split pots "won by A ($x), B ($y)",
-"Side pot N:", "and is all-in", euro and pound signs; other games (hold'em, omaha, draw)
-are skipped by their table line. H: "Dealing river [6h]" for a community card.
+"Side pot N:", "and is all-in", euro and pound signs, a zone word for the offset
+("CEST 2010"), "Players in round: 3 (10)" (the table's size), a tournament header
+without name and buy-in, "New hand for P: [..]", the halves "($0.84 High)", "P sits out";
+other games (hold'em, omaha, draw) are skipped by their table line. H: "Dealing river
+[6h]" for a community card.
 
 What the text leaves out, and how it is derived (never invented):
 - amounts say what an action adds (R: every call; the completion "bets $0.10" over a $0.05
@@ -26,15 +29,16 @@ What the text leaves out, and how it is derived (never invented):
   placed where its street ended (an all-in call short on 4th street: before 5th street),
   with the pots' line number. Any other gap rejects the hand.
 - no show, muck or collect lines: the pot lines are the collects (main pot, side pot N;
-  "Main pot" of a hand with no side pot is the only pot; halves are not named), the pot
-  before rake is added up for the total pot and each pot's winnings for its amount after
-  rake. A seat line with cards is the show (its words are the seat result's description,
-  so they are checked once); a player still in at a showdown whose line shows no cards
-  mucked (R: 2010-09 #607, the caller of the river bet); a winner with no showdown
-  collected; a folder folded on the street of the fold.
+  "Main pot" of a hand with no side pot is the only pot; a half only where the site writes
+  "High" or "Low"), the pot before rake is added up for the total pot and each pot's winnings
+  for its amount after rake. A seat line with cards is the show (its words are the seat
+  result's description, so they are checked once); a player still in at a showdown whose
+  line shows no cards mucked (R: 2010-09 #607, the caller of the river bet); a winner with
+  no showdown collected; a folder folded on the street of the fold.
 - each seat line's final stack and net must be the seat's stack plus what it won less what
   it put in: a mismatch rejects the hand, so a misread action cannot pass unseen.
-- the hero is "User:" when seated. "Players in round" and "Button" are read and not kept.
+- the hero is "User:" when seated. "Players in round" and "Button" are read and not kept
+  (but for a table's size after the count, "(10)").
   The hand id's last part is the table's hand number (`table_hand`). The start is in UTC
   from the written offset from GMT.
 
@@ -63,7 +67,7 @@ from histkit.dialects.sink import UP3
 from histkit.dialects.words import MONTHS, ongame_high
 from histkit.evaluate._tables import HandCategory
 from histkit.evaluate.names import low8_name
-from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, Unit
+from histkit.model import ActionKind, Game, Half, PotKind, SeatOutcome, Street, Unit
 from histkit.rules.profile import POKERSTARS, RuleProfile
 
 __all__ = ["ONGAME", "OnGame"]
@@ -76,7 +80,11 @@ ONGAME: RuleProfile = dataclasses.replace(
 
 _A = ActionKind
 _SEEN_WORDS = (HandCategory.TWO_PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.FULL_HOUSE)
-_WINNER = re.compile(r" \(([$€£]?\d[\d,]*(?:\.\d+)?)\)(?:, |$)")
+_WINNER = re.compile(r" \(([$€£]?\d[\d,]*(?:\.\d+)?)(?: (High|Low))?\)(?:, |$)")
+_HALF = {"High": Half.HIGH, "Low": Half.LOW}
+# zone words for the offset from GMT (K: FPDB 2011-08, "named zones (CET/CEST/EEST)")
+_ZONE_WORDS = {"GMT": "+0000", "UTC": "+0000", "CET": "+0100", "CEST": "+0200", "EET": "+0200",
+               "EEST": "+0300"}  # fmt: skip
 
 
 def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -87,7 +95,9 @@ def on_start(r: LineReader, m: re.Match[str], line: int) -> None:
     mon = MONTHS.index(m["mon"]) + 1 if m["mon"] in MONTHS else 0
     if not mon:
         raise HandError(f"unknown month {m['mon']!r}", line)
-    off = (m["off"] or "+0000").replace(":", "")
+    off = _ZONE_WORDS.get(m["zone"]) if m["zone"] else (m["off"] or "+0000").replace(":", "")
+    if off is None:
+        raise HandError(f"unknown time zone {m['zone']!r}", line)
     zone = timezone(
         (-1 if off[0] == "-" else 1) * timedelta(hours=int(off[1:3]), minutes=int(off[3:]))
     )
@@ -196,13 +206,19 @@ def on_pot(r: LineReader, m: re.Match[str], line: int) -> None:
     r.scratch.setdefault("pots", []).append((m, line))
 
 
-def _winners(r: LineReader, text: str, line: int) -> list[tuple[str, int]]:
-    """ "A ($1.37), B ($1.36)" -> [(A, 137), (B, 136)]; names are matched to the seats
-    (a name may itself hold ", " or " (...)")."""
+def on_players(r: LineReader, m: re.Match[str], line: int) -> None:
+    """The count is not kept (the seats say it); "(10)" after it is the table's size."""
+    if m["max"]:
+        r.sink.table(r.sink.table_name, int(m["max"]), line)
+
+
+def _winners(r: LineReader, text: str, line: int) -> list[tuple[str, int, Half | None]]:
+    """ "A ($1.37), B ($1.36 Low)" -> [(A, 137, None), (B, 136, LOW)]; names are matched
+    to the seats (a name may itself hold ", " or " (...)")."""
     names = r.sink.names
     ends = list(_WINNER.finditer(text))
 
-    def split(start: int, k: int) -> list[tuple[str, int]] | None:
+    def split(start: int, k: int) -> list[tuple[str, int, Half | None]] | None:
         if start == len(text):
             return []
         for j in range(k, len(ends)):
@@ -210,7 +226,8 @@ def _winners(r: LineReader, text: str, line: int) -> list[tuple[str, int]]:
             if text[start : e.start()] in names:
                 rest = split(e.end(), j + 1)
                 if rest is not None:
-                    return [(text[start : e.start()], r.money(e.group(1), line)), *rest]
+                    won = r.money(e.group(1), line)
+                    return [(text[start : e.start()], won, _HALF.get(e.group(2))), *rest]
         return None
 
     got = split(0, 0)
@@ -244,8 +261,8 @@ def _pots(r: LineReader, rake: int) -> None:
             n_side += 1
             kind, index = PotKind.SIDE, int(m["index"]) if m["index"] else n_side
         net = 0
-        for p, amount in _winners(r, m["winners"], line):
-            sink.collect(p, amount, kind, index, line)
+        for p, amount, half in _winners(r, m["winners"], line):
+            sink.collect(p, amount, kind, index, line, half)
             net += amount
         nets.append(net)
     main = nets[0] if sides else None
@@ -325,7 +342,7 @@ class OnGame(Dialect):
         "TABLE": on_table,
         "USER": on_user,
         "BUTTON": ignore,
-        "PLAYERS": ignore,
+        "PLAYERS": on_players,
         "SEAT": on_seat,
         "SEP": ignore,
         "STREET_3": street_handler(Street.THIRD),

@@ -24,6 +24,7 @@ from histkit.model import (
     Collect,
     Deal,
     Game,
+    Half,
     Hand,
     Muck,
     NoteKind,
@@ -427,6 +428,10 @@ def test_an_all_in_call_short_returns_the_excess_on_its_own_street() -> None:
         ('***** History for hand R5-1000-7 (TOURNAMENT: "Stud Daily", R5-99-1, buy-in: $5) *****',
          "Table: Synth [1000] (LIMIT SEVEN_CARD_STUD 10/20, ante: 2)",
          (Game.STUD, Unit.CHIP, None, 10, 20, "R5-99-1", "$5", 7)),
+        # K: a tournament without its name and buy-in (FPDB 2012-02)
+        ("***** History for hand R5-1000-7 (TOURNAMENT: T5-99-1) *****",
+         "Table: Synth [1000] (LIMIT SEVEN_CARD_STUD 10/20, ante: 2, Chips)",
+         (Game.STUD, Unit.CHIP, None, 10, 20, "T5-99-1", None, 7)),
     ],
 )  # fmt: skip
 def test_headers(head: str, table: str, want: tuple[object, ...]) -> None:
@@ -450,6 +455,50 @@ def test_start_offsets_and_optional_lines() -> None:
     h = one(text)
     assert h.started_at == datetime(2024, 3, 1, 22, 0, tzinfo=UTC)
     assert h.hero == "Hero Two"  # the one player whose down cards show
+
+
+@pytest.mark.parametrize(
+    ("zone", "utc_hour"), [("CEST", 15), ("CET", 16), ("EEST", 14), ("GMT", 17)]
+)
+def test_a_zone_word_for_the_offset(zone: str, utc_hour: int) -> None:
+    """K: "Start hand: Wed Aug 18 19:45:30 CEST 2010" (FPDB 2011-08): the word's offset."""
+    h = one(hand([BRING], pot(11)).replace("GMT+0100", zone))
+    assert h.started_at == datetime(2024, 3, 1, utc_hour, 0, tzinfo=UTC)
+    assert h.local_time == f"Fri Mar 01 17:00:00 {zone} 2024"
+    got = issue(hand([BRING], pot(11)).replace("GMT+0100", "XYZ"))
+    assert got.kind == "rejected" and "unknown time zone 'XYZ'" in got.reason
+
+
+def test_the_table_size_after_the_players_in_round() -> None:
+    """K: "Players in round: 3 (10)" (FPDB 2012-08): the table's size."""
+    h = one(hand([BRING], pot(11)).replace("Players in round: 3", "Players in round: 3 (10)"))
+    assert (h.max_seats, len(h.seats)) == (10, 3)
+
+
+def test_new_hand_for_is_a_deal_and_sits_out_a_note() -> None:
+    """K: FPDB's second deal words and its sit-out note."""
+    text = hand([BRING, "Alice sits out", "Alice calls $0.05", "Hero Two calls $0.05"], pot(21))
+    text = text.replace("Dealing to Hero Two: [As, 2s, 3c]", "New hand for Hero Two: [As, 2s, 3c]")
+    text = text.replace("Bob B. posts ante", "Hero Two sits out\nBob B. posts ante")
+    h = one(text)
+    deals = [(d.player, d.cards) for d in h.events if isinstance(d, Deal)]
+    assert deals[1] == ("Hero Two", parse_cards("As 2s 3c"))
+    notes = [(n.kind, n.player, n.text) for n in h.events if isinstance(n, TableNote)]
+    assert notes == [(NoteKind.SIT_OUT, "Hero Two", "Hero Two sits out"),
+                     (NoteKind.SIT_OUT, "Alice", "Alice sits out")]  # fmt: skip
+    plain = one(hand([BRING, "Alice calls $0.05", "Hero Two calls $0.05"], pot(21)))
+    assert acts(h) == acts(plain)  # notes, not play
+
+
+def test_the_hi_lo_halves_named() -> None:
+    """K: "won by Alice ($0.11 High), Hero Two ($0.10 Low)" (FPDB's collect pattern): each
+    collect names its half."""
+    body = [BRING, "Alice calls $0.05", "Hero Two calls $0.05"]
+    pots = ["Main pot: $0.21 won by Alice ($0.11 High), Hero Two ($0.10 Low)"]
+    table = TABLE.replace("SEVEN_CARD_STUD", "SEVEN_CARD_STUD_HI_LO")
+    h = one(hand(body, pots, table=table))
+    got = [(c.player, c.amount, c.pot, c.half) for c in h.events if isinstance(c, Collect)]
+    assert got == [("Alice", 11, PotKind.POT, Half.HIGH), ("Hero Two", 10, PotKind.POT, Half.LOW)]
 
 
 @pytest.mark.parametrize(
