@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, TypeGuard
 
@@ -74,7 +75,15 @@ from histkit.model import (
 if TYPE_CHECKING:
     from histkit.rules.pots import Award
 
-__all__ = ["BovadaWriter", "MttWriter", "hand_words", "write_hand", "write_hands"]
+__all__ = [
+    "ERAS",
+    "BovadaWriter",
+    "Era",
+    "MttWriter",
+    "hand_words",
+    "write_hand",
+    "write_hands",
+]
 
 GAME_NAMES: dict[Game, str] = {
     Game.STUD: "7CARD",
@@ -475,16 +484,103 @@ class MttWriter(BovadaWriter):
         return None, None  # no hi/lo tournament hand is known: written as a whole
 
 
-def _writer(hand: Hand) -> type[BovadaWriter]:
-    return MttWriter if hand.is_tournament else BovadaWriter
+class Cash2012Writer(MttWriter):
+    """The era `2012`, cash: the Bodog cash file's forms (R, 2012-05): `Bodog` in the
+    header; one `*** HOLE CARDS ***` line; `Bring_in chip`, `Calls`, `D bets` for the big
+    bet on 4th street; `Raises X` the street total; `Hand result`; the rake written even
+    when it is nothing (`Total Pot($0.09) | Rake ($0)`); `Seat N:` summary lines; no
+    blank after an amount. No 2012 hi/lo hand is on record: its halves are not named."""
+
+    action_words: ClassVar = BovadaWriter.action_words
+    double_words = "D bets {}"
+    result_word = "Hand result"
+    side_word = "-Side pot"
+
+    def header(self) -> str:
+        h = self.hand
+        return (
+            f"Bodog Hand #{h.hand_id} TBL#{self.table_no()} {self.game_names[h.game]} "
+            f"Fixed Limit - {self.date_text()}"
+        )
+
+    def total_line(self, s: Summary) -> str:
+        return f"Total Pot({self.money(s.total_pot)}) | Rake ({self.money(s.rake + s.fee)})"
 
 
-def write_hand(hand: Hand, *, newline: str = "\n") -> str:
-    """One hand, without the blank lines after it."""
-    return _writer(hand).write_hand(hand, newline=newline)
+class Mtt2012Writer(MttWriter):
+    """The era `2012`, tournaments: the MTT file's forms with the older header's `Normal`
+    for the limit (K, FPDB 2013-01)."""
+
+    def header(self) -> str:
+        return super().header().replace(", Fixed Limit- Level ", ", Normal- Level ", 1)
 
 
-def write_hands(hands: Iterable[Hand], *, newline: str = "\n") -> str:
-    """Hands one after the other, each followed by two blank lines."""
-    end = newline * (BovadaWriter.blank_lines + 1)
-    return "".join(write_hand(h, newline=newline) + end for h in hands)
+class Cash2016Writer(BovadaWriter):
+    """The era `2016-`, cash: the 2014 client's lines (FPDB records no later change to the
+    stud lines) with the forms FPDB added for them (K): `Ignition` in the header and the
+    client's tag `[MVS]` before the date (2016-08; histkit writes the two together),
+    `Bring in` alone (2015-12), `7CARD_HL` (2013-08), lower-case `bets` and `raises`
+    (2012-12)."""
+
+    game_names = {**GAME_NAMES, Game.STUD_HILO: "7CARD_HL"}
+    action_words: ClassVar = {
+        **BovadaWriter.action_words,
+        ActionKind.BRING_IN: "Bring in {}",
+        ActionKind.BET: "bets {}",
+    }
+    brand = "Ignition"
+
+    def header(self) -> str:
+        return _tagged(super().header(), self.brand)
+
+    def raise_words(self, added: int, to: int) -> str:
+        return f"raises {self.money(added)} to {self.money(to)}"
+
+
+class Mtt2016Writer(MttWriter):
+    """The era `2016-`, tournaments: the MTT file's lines (no later tournament form is on
+    record) under the 2016 header's `Ignition` and `[MVS]`, with `7CARD_HL`."""
+
+    game_names = Cash2016Writer.game_names
+
+    def header(self) -> str:
+        return _tagged(super().header(), Cash2016Writer.brand)
+
+
+def _tagged(header: str, brand: str) -> str:
+    """A header with the 2016 brand and the client's tag before the date."""
+    head, _, date = header.rpartition(" - ")
+    return f"{brand}{head.removeprefix('Bovada')} [MVS] - {date}"
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    """One era's writers: cash hands and tournament hands (the site's two texts)."""
+
+    cash: type[BovadaWriter]
+    mtt: type[BovadaWriter]
+
+    def writer(self, hand: Hand) -> type[BovadaWriter]:
+        return self.mtt if hand.is_tournament else self.cash
+
+    def write_hand(self, hand: Hand, *, newline: str = "\n") -> str:
+        """One hand, without the blank lines after it."""
+        return self.writer(hand).write_hand(hand, newline=newline)
+
+    def write_hands(self, hands: Iterable[Hand], *, newline: str = "\n") -> str:
+        """Hands one after the other, each followed by two blank lines."""
+        end = newline * (BovadaWriter.blank_lines + 1)
+        return "".join(self.write_hand(h, newline=newline) + end for h in hands)
+
+
+# the eras the writer writes (`histkit.dialects.eras`, docs/sites/bovada.md), the default
+# first: cash in the 2014 client's form, tournaments in the 2012 MTT file's (the only real
+# tournament form)
+ERAS: dict[str, Era] = {
+    "2012-2016": Era(BovadaWriter, MttWriter),
+    "2012": Era(Cash2012Writer, Mtt2012Writer),
+    "2016-": Era(Cash2016Writer, Mtt2016Writer),
+}
+
+write_hand = ERAS["2012-2016"].write_hand
+write_hands = ERAS["2012-2016"].write_hands

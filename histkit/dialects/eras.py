@@ -17,6 +17,7 @@ __all__ = ["SITE_ERAS", "check_era", "eras"]
 SITE_ERAS: Mapping[str, tuple[str, ...]] = {
     "absolute": ("2008-2011", "late"),
     "everleaf": ("2008-2012", "2012-2014", "2014-"),
+    "bovada": ("2012-2016", "2012", "2016-"),
 }
 
 

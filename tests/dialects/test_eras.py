@@ -20,7 +20,7 @@ from histkit.dialects.eras import SITE_ERAS, check_era, eras
 from histkit.model import Hand
 from histkit.simulate import simulate, write_session
 from histkit.simulate.session import CURRENCIES
-from tests.dialects import test_absolute, test_everleaf
+from tests.dialects import test_absolute, test_bovada, test_everleaf
 
 GAMES = ("stud", "stud_hilo", "razz")
 
@@ -101,6 +101,39 @@ ERAS: dict[tuple[str, str], Era] = {
         file_name=by_tournament,
         currencies=("USD", "GEL"),
         keeps=("max_seats",),
+    ),
+    ("bovada", "2012-2016"): Era(
+        test_bovada.same,
+        (
+            r"Bovada Hand #\d+ TBL#\d+ 7CARD HiLo Fixed Limit - [\d-]+ [\d:]+",
+            r"Bovada Hand #\d+: RAZZ Tournament #\d+ TBL#\d+, Fixed Limit- Level \d+ \(0/0\) - .*",
+            r"\*\*\* 4TH STREET \*\*\*",
+            r"Seat\+\d(?: \[ME\])? : Raises \$[\d.]+ to \$[\d.]+",
+            r"Total Pot\(\$[\d.]+\)",
+            r"Seat\+\d:  Folded on the .*",
+        ),
+    ),
+    ("bovada", "2012"): Era(
+        test_bovada.same,
+        (
+            r"Bodog Hand #\d+ TBL#\d+ 7CARD Fixed Limit - [\d-]+ [\d:]+",
+            r"Bovada Hand #\d+: RAZZ Tournament #\d+ TBL#\d+, Normal- Level \d+ \(0/0\) - .*",
+            r"Seat\+\d(?: \[ME\])? : Bring_in chip \$0\.02",
+            r"Seat\+\d(?: \[ME\])? : Raises \$[\d.]+",
+            r"Total Pot\(\$[\d.]+\) \| Rake \(\$[\d.]+\)",
+            r"Seat \d:  Folded on the .*",
+        ),
+    ),
+    ("bovada", "2016-"): Era(
+        test_bovada.same,
+        (
+            r"Ignition Hand #\d+ TBL#\d+ 7CARD_HL Fixed Limit \[MVS\] - [\d-]+ [\d:]+",
+            r"Ignition Hand #\d+: 7CARD Tournament #\d+ TBL#\d+, Fixed Limit- Level \d+ "
+            r"\(0/0\) \[MVS\] - .*",
+            r"Seat\+\d(?: \[ME\])? : Bring in \$0\.02 ",
+            r"Seat\+\d(?: \[ME\])? : bets \$[\d.]+ ",
+            r"Seat\+\d(?: \[ME\])? : raises \$[\d.]+ to \$[\d.]+",
+        ),
     ),
 }
 
@@ -216,4 +249,5 @@ def test_cli_simulate_era(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "absolute: 2008-2011, late" in help_text
+    for site, names in SITE_ERAS.items():
+        assert f"{site}: {', '.join(names)}" in help_text
