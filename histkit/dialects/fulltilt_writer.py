@@ -31,8 +31,10 @@ Choices, because the model or the site leaves them open:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
+from histkit.accounting import street_contributions
 from histkit.cards import Card
 from histkit.dialects.words import fulltilt_describe as describe_words
 from histkit.dialects.words import fulltilt_high as high_words
@@ -58,7 +60,10 @@ from histkit.model import (
 )
 
 __all__ = [
+    "ERAS",
     "GAME_NAMES",
+    "FullTilt2006Writer",
+    "FullTilt2012Writer",
     "FullTiltWriter",
     "describe_words",
     "format_amount",
@@ -373,5 +378,67 @@ def _halves(hand: Hand, community: Card | None) -> dict[int, tuple[str | None, b
 
 
 format_amount = FullTiltWriter.format_amount
+
+
+class FullTilt2006Writer(FullTiltWriter):
+    """The era `2006-2007`: the first client's date, hours and minutes with a weekday and
+    a month name, `21:05 ET - Thursday, October 4, 2007` (K: FPDB's "short-lived date
+    format"); the seconds of the start are not written, so they are lost."""
+
+    def date_text(self) -> str:
+        t = self.hand.started_at
+        if t is None:
+            return super().date_text()
+        t = t.astimezone(self.zone)
+        return f"{t:%H:%M} ET - {t:%A}, {t:%B} {t.day}, {t.year}"
+
+
+class FullTilt2012Writer(FullTiltWriter):
+    """The era `2012-2016`, the reopened site: every street marker carries the pot so far,
+    the players still in and how many of them are all in, `*** 4TH STREET *** (Total Pot:
+    1,050, 3 Players, 1 All-In)` (R, 2013-03); the game before the stakes, `Table Hagan -
+    Limit Stud Hi - $3/$6 Ante $0.50 - ...` (K, from 2013-05); the time in ET alone."""
+
+    def header(self) -> str:
+        h = self.hand
+        title = f"{h.buy_in or 'Tournament'} ({h.tournament_id}), " if h.is_tournament else ""
+        attrs = f" ({h.max_seats} max)" if h.max_seats not in (None, 8) else ""
+        ante = self.ante()
+        stakes = self.stakes() + (f" Ante {self.money(ante)}" if ante else "")
+        mix = f"{h.mix} - " if h.mix else ""
+        return (
+            f"Full Tilt Poker Game #{h.hand_id}: {title}Table {h.table}{attrs} - {mix}"
+            f"{self.game_names[h.game]} - {stakes} - {self.date_text()}"
+        )
+
+    def date_text(self) -> str:
+        t = self.hand.started_at
+        return super().date_text() if t is None else self.clock(t.astimezone(self.zone))
+
+    def street_start(self, e: StreetStart) -> str | None:
+        line = super().street_start(e)
+        return None if line is None else f"{line} ({self.street_pot(e)})"
+
+    def street_pot(self, e: StreetStart) -> str:
+        """`Total Pot: X, N Players[, M All-In]` before street `e`: what was put in so far
+        (less bets returned), the players who have not folded, those of them all in."""
+        h = self.hand
+        before = h.events[: h.events.index(e)]
+        pot = sum(street_contributions(replace(h, events=before)).values())
+        acts = [a for a in before if isinstance(a, Action)]
+        folded = {a.player for a in acts if a.kind is ActionKind.FOLD}
+        playing = {s.player for s in h.seats if not s.sitting_out} - folded
+        all_in = {a.player for a in acts if a.all_in} & playing
+        text = f"Total Pot: {self.money(pot)}, {len(playing)} Players"
+        return text + (f", {len(all_in)} All-In" if all_in else "")
+
+
+# the eras the writer writes (`histkit.dialects.eras`, docs/sites/fulltilt.md), the default first
+ERAS: dict[str, type[FullTiltWriter]] = {
+    "2008-2011": FullTiltWriter,
+    "2006-2007": FullTilt2006Writer,
+    "2012-2016": FullTilt2012Writer,
+}
+
 write_hand = FullTiltWriter.write_hand
 write_hands = FullTiltWriter.write_hands

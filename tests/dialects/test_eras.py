@@ -10,6 +10,7 @@ import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,10 @@ from histkit.dialects.eras import SITE_ERAS, check_era, eras
 from histkit.model import Hand
 from histkit.simulate import simulate, write_session
 from histkit.simulate.session import CURRENCIES
-from tests.dialects import test_absolute, test_bovada, test_everleaf
+from tests.dialects import test_absolute, test_bovada, test_everleaf, test_fulltilt
 
 GAMES = ("stud", "stud_hilo", "razz")
+FT = r"Full Tilt Poker Game #\d+: Table [^-]+ - "  # a Full Tilt header up to its stakes
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,12 @@ class Era:
     currencies: tuple[str, ...] = ("USD",)  # the cash hands' (one the simulator has not:
     # the first's hands in it)
     keeps: tuple[str, ...] = ()  # what else of a hand the era's text carries
+    whole_minutes: bool = False  # the era writes no seconds: hands that start on a minute
+
+
+def on_the_minute(h: Hand) -> Hand:
+    assert h.started_at is not None
+    return replace(h, started_at=h.started_at.replace(second=0))
 
 
 def by_tournament(h: Hand) -> str:
@@ -102,6 +110,32 @@ ERAS: dict[tuple[str, str], Era] = {
         currencies=("USD", "GEL"),
         keeps=("max_seats",),
     ),
+    ("fulltilt", "2008-2011"): Era(
+        test_fulltilt.same,
+        (
+            FT + r"\$0\.04/\$0\.08 Ante \$0\.01 - Limit Stud Hi - "
+            r"\d\d:\d\d:\d\d ET - \d{4}/\d\d/\d\d",
+            r"\*\*\* 4TH STREET \*\*\*",
+        ),
+    ),
+    ("fulltilt", "2006-2007"): Era(
+        test_fulltilt.same,
+        (
+            FT + r"\$0\.04/\$0\.08 Ante \$0\.01 - Limit Razz - "
+            r"\d\d:\d\d ET - [A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4}",
+        ),
+        whole_minutes=True,
+    ),
+    ("fulltilt", "2012-2016"): Era(
+        test_fulltilt.same,
+        (
+            FT + r"Limit Stud H/L - \$0\.04/\$0\.08 Ante \$0\.01 - "
+            r"\d\d:\d\d:\d\d ET - \d{4}/\d\d/\d\d",
+            r"\*\*\* 3RD STREET \*\*\* \(Total Pot: \$0\.03, 3 Players\)",
+            r"\*\*\* 3RD STREET \*\*\* \(Total Pot: \$0\.06, 6 Players\)",
+            r"\*\*\* 4TH STREET \*\*\* \(Total Pot: \$0\.\d\d, \d Players\)",
+        ),
+    ),
     ("bovada", "2012-2016"): Era(
         test_bovada.same,
         (
@@ -152,6 +186,8 @@ def hands_of(site: str, era: Era) -> list[Hand]:
                     tournament=currency is None, currency=dealt,
                 ):  # fmt: skip
                     out.append(h if currency in (dealt, None) else replace(h, currency=currency))
+    if era.whole_minutes:
+        out = [on_the_minute(h) for h in out]
     if era.mix is not None:
         out = [replace(h, mix=era.mix) if i % 2 else h for i, h in enumerate(out)]
     return out
@@ -211,6 +247,54 @@ def test_round_trip_in_each_era(site: str, era: str) -> None:
     lines = "\n".join(texts).splitlines()
     for form in row.forms:
         assert any(re.fullmatch(form, line) for line in lines), (era, form)
+
+
+def test_full_tilt_2012_street_pots_count_players_and_all_ins() -> None:
+    """Each 2012-2016 street marker's players are the seats less the folds written above
+    it, its all-ins those of them whose line says "and is all in"; its pot is what the
+    lines above it put in, less bets returned (the tournament's chips)."""
+    hands = list(simulate("stud", 60, players=6, seed=3, tournament=True))
+    text = get_dialect("fulltilt").write_hands(hands, era="2012-2016")
+    marker = re.compile(
+        r"\*\*\* \w+ STREET \*\*\* \(Total Pot: ([\d,]+), (\d) Players(?:, (\d) All-In)?\)"
+    )
+    adds = re.compile(r"(.+?) (antes|brings in for|calls|bets) ([\d,]+)(?:, and is all in)?")
+    sets = re.compile(r"(.+?) (?:raises|completes it) to ([\d,]+)(?:, and is all in)?")
+    checked = all_ins = 0
+    for block in text.split("Full Tilt Poker Game #")[1:]:
+        lines = block.splitlines()[1:]
+        seats = len(list(takewhile(lambda ln: ln.startswith("Seat "), lines)))
+        folded: set[str] = set()
+        allin: set[str] = set()
+        street: dict[str, int] = {}
+        pot = 0
+        for line in lines[seats:]:
+            if line.startswith("*** SUMMARY"):
+                break
+            if m := marker.fullmatch(line):
+                got = (int(m[1].replace(",", "")), int(m[2]), int(m[3] or 0))
+                assert got == (pot, seats - len(folded), len(allin - folded)), line
+                checked += 1
+                all_ins += bool(m[3])
+                street = {}
+                continue
+            m = None
+            if line.endswith(" folds"):
+                folded.add(line.removesuffix(" folds"))
+            elif m := adds.fullmatch(line):
+                chips = int(m[3].replace(",", ""))
+                pot += chips
+                if m[2] != "antes":
+                    street[m[1]] = street.get(m[1], 0) + chips
+            elif m := sets.fullmatch(line):
+                to = int(m[2].replace(",", ""))
+                pot += to - street.get(m[1], 0)
+                street[m[1]] = to
+            elif m := re.fullmatch(r"Uncalled bet of ([\d,]+) returned to .*", line):
+                pot -= int(m[1].replace(",", ""))
+            if m and line.endswith(", and is all in"):
+                allin.add(m[1])
+    assert checked > 200 and all_ins >= 3, (checked, all_ins)
 
 
 def test_an_unknown_era_names_the_sites_eras() -> None:
