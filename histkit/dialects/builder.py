@@ -17,7 +17,7 @@ says something else overrides that terminal's handler in its own module.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
@@ -29,6 +29,7 @@ from histkit.dialects.sink import MAX_AMOUNT, UP3, FrameError, HandError, HandSi
 from histkit.model import ActionKind, Hand, NoteKind, PotKind, SeatOutcome, Show, Street, Unit
 from histkit.rules.speed import ANTE as _ANTE
 from histkit.rules.speed import BET as _BET
+from histkit.rules.speed import BRING_IN as _BRING_IN
 from histkit.rules.speed import CALL as _CALL
 from histkit.rules.speed import COMPLETE as _COMPLETE
 from histkit.rules.speed import RAISE as _RAISE
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BASE_HANDLERS",
     "Handler",
+    "FIXED_ZONES",
     "FrameError",
     "HandError",
     "LineReader",
@@ -48,9 +50,11 @@ __all__ = [
     "clip_line",
     "ignore",
     "note_handler",
+    "no_show_alone",
     "pot_line",
     "put",
     "return_unmatched",
+    "unnamed_kind",
     "street_handler",
     "summary_from_wins",
     "utc_start",
@@ -273,11 +277,12 @@ class LineReader:
             line,
         )
 
-    def cards(self, text: str, line: int = 0) -> tuple[Card | None, ...]:
+    def cards(self, text: str, line: int = 0, report: bool = True) -> tuple[Card | None, ...]:
         """ "Ah 2c 3s" -> cards; the site's tokens for a hidden card ("X") -> None. A
         token that is no card at all (a client's garbled text) is None too, and reported
         to the sink as a garbled-card note naming it, so the audit says so; the hand's
-        money still counts. Memoised (bounded): the same lists recur in every hand."""
+        money still counts (`report` False: a look ahead at a later line, which reports
+        it when it is read). Memoised (bounded): the same lists recur in every hand."""
         got = self._cards.get(text)
         if got is None:
             out: list[Card | None] = []
@@ -289,9 +294,10 @@ class LineReader:
                         c = parse_card(tok)
                     except ValueError:
                         garbled = True
-                        self.sink.note(
-                            NoteKind.GARBLED, None, f"{tok!r} where a card should be", line
-                        )
+                        if report:
+                            self.sink.note(
+                                NoteKind.GARBLED, None, f"{tok!r} where a card should be", line
+                            )
                 out.append(c)
             got = tuple(out)
             if garbled:
@@ -306,12 +312,35 @@ class LineReader:
         token is left out, and a garbled one reported)."""
         return tuple(c for c in self.cards(text, line) if c is not None)
 
+    def scan(self, *terminals: str) -> Iterator[re.Match[str]]:
+        """The hand's lines of these kinds, each matched, in order: for what a site writes
+        only on a later line (the hero's name, the shows, how many side pots there are)."""
+        regex = [self.regex[t] for t in terminals]
+        for text in self.block.lines:
+            for rx in regex:
+                m = rx.match(text + "\n")
+                if m is not None:
+                    yield m
+                    break
+
     def street_of(self, words: str, line: int) -> Street:
         """A street named in the site's words ("3rd Street", "River") -> Street."""
         got = self.d.street_words.get(words.lower())
         if got is None:
             raise HandError(f"unknown street {words!r}", line)
         return got
+
+
+# zone abbreviations, each at its fixed offset from UTC: for a site that writes the player's
+# local time with its zone's abbreviation, which says whether summer time was in force
+FIXED_ZONES: Mapping[str, str] = {
+    abbr: f"Etc/GMT{-hours:+d}" if hours else "Etc/GMT"
+    for abbr, hours in (
+        *(("EDT", -4), ("EST", -5), ("CDT", -5), ("CST", -6), ("MDT", -6), ("MST", -7)),
+        *(("PDT", -7), ("PST", -8), ("GMT", 0), ("UTC", 0), ("WET", 0), ("BST", 1)),
+        *(("WEST", 1), ("CET", 1), ("CEST", 2), ("EET", 2), ("EEST", 3)),
+    )
+}
 
 
 def utc_start(
@@ -451,6 +480,13 @@ def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.muck(m["player"], True, line)
 
 
+def no_show_alone(r: LineReader, m: re.Match[str], line: int) -> None:
+    """A hand not shown: the uncontested winner's declined show, else a loser's muck
+    unseen (a site that words both alike)."""
+    player = r.sink.player(m["player"], line)
+    r.sink.muck(player, r.sink.live() == [player], line)
+
+
 def on_no_low(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.no_low(line)
 
@@ -557,6 +593,20 @@ def put(
         sink.action(kind, player, step, to, all_in, line)
     else:
         sink.action(kind, player, adds, None, all_in, line)
+
+
+def unnamed_kind(r: LineReader, player: str, to: int) -> ActionKind:
+    """What a wager the site does not name (an all-in) is, by what it does to the bet at
+    a street total `to`: a call when it does not top the bet; on 3rd street below the
+    small bet, the bring-in (nothing in front, short of the small bet) or a completion;
+    else a bet, or a raise over one."""
+    sink = r.sink
+    top = sink.bet
+    if to <= top:
+        return _CALL
+    if sink.street is _THIRD and top < sink.head["small_bet"]:
+        return _COMPLETE if top or to >= sink.head["small_bet"] else _BRING_IN
+    return _RAISE if top else _BET
 
 
 def return_unmatched(r: LineReader, line: int) -> None:

@@ -3,22 +3,10 @@
 Forms marked R are in the real files (/work/shared/hands/partypoker: hi-lo cash 9581478205,
 stud cash 10399817763, stud MTT 11792805420); K forms come from what is known of the format
 (FPDB's PartyPokerToFpdb, the client's hold'em histories) and no real stud file shows them.
-The grammar marks each line kind R or K. In short:
-- R: "#Game No : N", "***** Hand History for Game N *****", the cash game line "$0.50/$1
-  USD 7 Card Stud[ Hi-Lo] - Monday, April 25, 14:20:12 EDT 2011", the MTT's "FL 7 Card Stud
-  $6 USD Buy-in Trny:69784932 Level:2  Stakes-Antes(60/120-10) - <date>" with its "Trny:..
-  Level:.." and "Stakes-Antes(..)" lines after the seats, "Table <name> (Real Money)", "Seat
-  0 is the button", "Total number of players : 7/8", "Seat N: P ( $X USD )", "posts ante
-  [X]", "** Dealing **" .. "** Dealing River **", "Dealt to Hero [  3h 8c 7c ]", "opens",
-  "bring-ins", "completes", "bets", "double bets", "calls", "raises" (each "[X]"),
-  "checks", "folds", "shows [ c, .. ]<words>.", "doesn't show [ c, .. ]<words>.", "does not
-  show cards.", "wins $X USD", "wins X chips from the main pot with <words>.", "There was
-  no qualifying low hand". Before a hand, "Game #N starts." and a blank line (R) are the
-  reading layer's business (`lead_in`): the hand starts at "#Game No".
-- K: "Cash Game/Tournament History" titles, euros, "(Play Money)", "is all-In [X]", "from
-  the side pot #N", joins, leaves, "finished in N place", sitting out, disconnects, time
-  bank, no response; other games (hold'em, omaha) are skipped from their game line. No
-  Party razz is known: "Razz" is histkit's own word, for simulated hands.
+The grammar lists each line form with its mark (R or K), docs/sites/partypoker.md each
+with an example. Before a hand, "Game #N starts." and a blank line (R) are the reading
+layer's business (`lead_in`): the hand starts at "#Game No". No Party razz is known:
+"Razz" is histkit's own word, for simulated hands.
 
 What the text leaves out, and how it is derived (never a card nor an action invented):
 - Cards: "** Dealing .. **" deals everyone in the hand (who posted the ante, and has not
@@ -56,25 +44,26 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, cast
 
-from histkit.cards import Card, parse_card
+from histkit.cards import Card
 from histkit.dialects.base import Dialect, HandBlock
 from histkit.dialects.builder import (
     BASE_HANDLERS,
+    FIXED_ZONES,
     HandError,
     Handler,
     LineReader,
     ignore,
+    no_show_alone,
     note_handler,
     put,
     summary_from_wins,
+    unnamed_kind,
     utc_start,
 )
 from histkit.dialects.sink import UP3
-from histkit.evaluate._tables import CAT_SHIFT, HandCategory
-from histkit.evaluate.names import high_name
-from histkit.evaluate.scalar import high_value, low8_value
+from histkit.dialects.words import MONTHS, partypoker_words
 from histkit.model import ActionKind, Game, NoteKind, PotKind, Street, Unit
 from histkit.rules.profile import POKERSTARS, RakeSplit, RuleProfile
 
@@ -93,29 +82,16 @@ PARTYPOKER = dataclasses.replace(
     POKERSTARS, name="partypoker", rake_max_percent=5, rake_split=RakeSplit.MAIN_FIRST
 )
 
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
+_GAMES = {"7 CARD STUD": Game.STUD, "7 CARD STUD HI-LO": Game.STUD_HILO, "RAZZ": Game.RAZZ}
+_NOTES = frozenset({"OPENS", "TIME_BANK", "NO_RESPONSE"})  # the site's own note lines
+_MONTHS = {m.lower(): i for i, m in enumerate(MONTHS, 1)}
 _DATE = re.compile(r"[A-Za-z]+, ([A-Za-z]+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2}) ([A-Z]+) (\d{4})")
-_SETTLED = (HandCategory.PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.STRAIGHT)
-_SHOWN: dict[str, tuple[Card, ...] | None] = {}  # a show's text -> its seven cards
 
 
-def _seven(text: str) -> tuple[Card, ...] | None:
+def _seven(r: LineReader, text: str) -> tuple[Card, ...] | None:
     """A show's seven cards, when every token is a card (else none is placed from it)."""
-    got = _SHOWN.get(text, ())
-    if got == ():
-        try:
-            got = tuple(parse_card(t) for t in text.replace(",", " ").split())
-        except ValueError:
-            got = None
-        got = _SHOWN[text] = got if got and len(got) == 7 else None
-        if len(_SHOWN) > 10_000:
-            _SHOWN.clear()
-    return got
+    got = r.cards(text.replace(",", " "), report=False)
+    return cast("tuple[Card, ...]", got) if len(got) == 7 and None not in got else None
 
 
 def _shown(r: LineReader) -> tuple[str | None, dict[str, tuple[Card, ...]]]:
@@ -125,15 +101,8 @@ def _shown(r: LineReader) -> tuple[str | None, dict[str, tuple[Card, ...]]]:
     got: tuple[str | None, dict[str, tuple[Card, ...]]] | None = r.scratch.get("shown")
     if got is not None:
         return got
-    regex = r.d.compiled.line_regex
-    hero: str | None = None
-    shown: dict[str, tuple[Card, ...]] = {}
-    for text in r.block.lines:
-        if hero is None and (m := regex["DEALT"].match(text + "\n")):
-            hero = m["player"]
-        m = regex["SHOW"].match(text + "\n") or regex["MUCK"].match(text + "\n")
-        if m and (cards := _seven(m["cards"])) is not None:
-            shown[m["player"]] = cards
+    hero = next((m["player"] for m in r.scan("DEALT")), None)
+    shown = {m["player"]: c for m in r.scan("SHOW", "MUCK") if (c := _seven(r, m["cards"]))}
     shown.pop(hero or "", None)
     got = r.scratch["shown"] = (hero, shown)
     return got
@@ -180,16 +149,8 @@ def on_game(r: LineReader, m: re.Match[str], line: int) -> None:
 def on_tournament(r: LineReader, m: re.Match[str], line: int) -> None:
     r.set_unit(Unit.CHIP)
     ante = r.money(m["ante"], line) if m["ante"] else None
-    _head(
-        r,
-        m,
-        line,
-        currency=None,
-        tournament_id=m["tid"],
-        level=m["level"],
-        buy_in=m["buyin"],
-        ante=ante,
-    )
+    more = {"tournament_id": m["tid"], "level": m["level"], "buy_in": m["buyin"]}
+    _head(r, m, line, currency=None, ante=ante, **more)
 
 
 def on_table(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -235,30 +196,22 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
     sink.deal(m["player"], r.cards(m["cards"], line), up, (), line)
 
 
-def _put(r: LineReader, kind: ActionKind | None, m: re.Match[str], line: int) -> None:
-    """An ante, bring-in, completion, bet, call, raise or all-in (kind None) adding X; a
-    raise with nothing in front is a bet."""
-    sink = r.sink
-    player = sink.player(m["player"], line)
-    added = r.money(m["amount"], line)
-    top = sink.bet
-    if kind is None:  # "is all-In": what it does to the current bet says what it is
-        to = sink.put_in(player) + added
-        small: int = sink.head["small_bet"]
-        if to <= top:
-            kind = ActionKind.CALL
-        elif sink.street is Street.THIRD and top < small:
-            kind = ActionKind.COMPLETE if top or to >= small else ActionKind.BRING_IN
-        else:
-            kind = ActionKind.RAISE if top else ActionKind.BET
-        put(r, kind, player, line, adds=added, all_in=True)
-        return
-    said = ActionKind.BET if kind is ActionKind.RAISE and not top else kind
-    put(r, said, player, line, adds=added)  # all-in when it takes all they had
-
-
 def action(kind: ActionKind | None) -> Handler:
-    return lambda r, m, line: _put(r, kind, m, line)
+    """An ante, bring-in, completion, bet, call or raise adding X (a raise with nothing in
+    front is a bet), all-in when it takes all they had; "is all-In" (kind None) is what it
+    does to the current bet (`unnamed_kind`)."""
+
+    def on_action(r: LineReader, m: re.Match[str], line: int) -> None:
+        player = r.sink.player(m["player"], line)
+        added = r.money(m["amount"], line)
+        if kind is None:
+            to = r.sink.put_in(player) + added
+            put(r, unnamed_kind(r, player, to), player, line, adds=added, all_in=True)
+        else:
+            said = ActionKind.BET if kind is ActionKind.RAISE and not r.sink.bet else kind
+            put(r, said, player, line, adds=added)
+
+    return on_action
 
 
 def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -270,12 +223,6 @@ def on_muck(r: LineReader, m: re.Match[str], line: int) -> None:
     """ "doesn't show [..]<words>.": the site shows a loser's cards, who mucks."""
     on_show(r, m, line)
     r.sink.muck(m["player"], False, line)
-
-
-def on_no_show(r: LineReader, m: re.Match[str], line: int) -> None:
-    """ "does not show cards.": the uncontested winner's declined show, else a muck."""
-    player = r.sink.player(m["player"], line)
-    r.sink.muck(player, r.sink.live() == [player], line)
 
 
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -321,7 +268,7 @@ class PartyPoker(Dialect):
         "ALL_IN": action(None),
         "SHOW": on_show,
         "MUCK": on_muck,
-        "NO_SHOW": on_no_show,
+        "NO_SHOW": no_show_alone,  # "does not show cards."
         "COLLECT": on_collect,
         **{t: note_handler(NoteKind.OTHER) for t in ("OPENS", "TIME_BANK")},
         "DISCONNECTED": note_handler(NoteKind.DISCONNECT),
@@ -329,33 +276,15 @@ class PartyPoker(Dialect):
         "NO_RESPONSE": note_handler(NoteKind.TIMED_OUT),
     }
     games: ClassVar[Mapping[str, Game]] = {
-        limit + game: kind
-        for limit in ("", "FL ")
-        for game, kind in (
-            ("7 CARD STUD", Game.STUD),
-            ("7 CARD STUD HI-LO", Game.STUD_HILO),
-            ("RAZZ", Game.RAZZ),
-        )
-    }
+        limit + game: kind for limit in ("", "FL ") for game, kind in _GAMES.items()
+    }  # a tournament's game line starts with its limit (R: "FL 7 Card Stud")
     currency_symbols: ClassVar[Mapping[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP"}
-    # zone abbreviations as the client writes them (R: EDT, EEST), each at its offset
-    time_zones: ClassVar[Mapping[str, str]] = {
-        abbr: f"Etc/GMT{-hours:+d}" if hours else "Etc/GMT"
-        for abbr, hours in (
-            *(("EDT", -4), ("EST", -5), ("CDT", -5), ("CST", -6), ("MDT", -6), ("MST", -7)),
-            *(("PDT", -7), ("PST", -8), ("GMT", 0), ("UTC", 0), ("WET", 0), ("BST", 1)),
-            *(("WEST", 1), ("CET", 1), ("CEST", 2), ("EET", 2), ("EEST", 3)),
-        )
-    }
+    time_zones: ClassVar[Mapping[str, str]] = FIXED_ZONES  # the player's zone (R: EDT, EEST)
     pot_words: ClassVar[Mapping[str, PotKind]] = {
         "main pot": PotKind.MAIN,
         "side pot": PotKind.SIDE,
     }
-    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | {
-        "OPENS",
-        "TIME_BANK",
-        "NO_RESPONSE",
-    }
+    note_terminals: ClassVar[frozenset[str]] = Dialect.note_terminals | _NOTES
 
     def game_text(self, m: re.Match[str], block: HandBlock) -> str | None:
         """From the game line (the third, or after notes there); None without one."""
@@ -366,21 +295,4 @@ class PartyPoker(Dialect):
                 return got["game"].strip()
         return None
 
-    @staticmethod
-    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
-        """Party's words for a shown hand where real hands settle them: "a pair of Nines",
-        "three of a kind, Twos", "a straight, Four to Eight", "a flush, Ace high" (R:
-        PokerStars' words, "Twos" for deuces), in stud and in a hi-lo hand without a low.
-        None for the rest: no real hand shows Party's high card, two pair, full house,
-        quads, straight flush, a straight with a deuce, razz or a hi-lo low."""
-        if len(cards) < 5 or game is Game.RAZZ:
-            return None
-        if game is Game.STUD_HILO and low8_value(cards) is not None:
-            return None
-        category = HandCategory(high_value(cards) >> CAT_SHIFT)
-        if category is HandCategory.FLUSH:
-            return high_name(cards)
-        words = high_name(cards)
-        if category not in _SETTLED or (category is HandCategory.STRAIGHT and "Deuce" in words):
-            return None
-        return words.replace("Deuces", "Twos")
+    describe = staticmethod(partypoker_words)  # the site's words (histkit/dialects/words.py)

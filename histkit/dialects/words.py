@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from histkit.cards import Card
 from histkit.evaluate._tables import CAT_SHIFT, HandCategory, unpack
-from histkit.evaluate.names import low8_name, low_name, name_low_value
+from histkit.evaluate.names import high_name, low8_name, low_name, name_low_value
 from histkit.evaluate.scalar import high_value, low8_value, razz_value
 from histkit.model import Game
 
@@ -25,6 +25,7 @@ __all__ = [
     "fulltilt_low",
     "ongame_high",
     "ongame_words",
+    "partypoker_words",
 ]
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -219,3 +220,27 @@ def everleaf_words(game: Game, cards: tuple[Card, ...]) -> str | None:
     if cat == HandCategory.FLUSH:
         return f"a flush, {_EL_ONE[ranks[0]]} high"
     return None
+
+
+# -------------------------------------------------------------------------- PartyPoker
+# the kinds of hand whose words real hands settle: PokerStars' words, "Twos" for deuces (R)
+_PARTY_SETTLED = (HandCategory.PAIR, HandCategory.THREE_OF_A_KIND, HandCategory.STRAIGHT)
+
+
+def partypoker_words(game: Game, cards: tuple[Card, ...]) -> str | None:
+    """Party's words for a shown hand where real hands settle them: "a pair of Nines",
+    "three of a kind, Twos", "a straight, Four to Eight", "a flush, Ace high" (R:
+    PokerStars' words, "Twos" for deuces), in stud and in a hi/lo hand without a low.
+    None for the rest: no real hand shows Party's high card, two pair, full house,
+    quads, straight flush, a straight with a deuce, razz or a hi/lo low."""
+    if len(cards) < 5 or game is Game.RAZZ:
+        return None
+    if game is Game.STUD_HILO and low8_value(cards) is not None:
+        return None
+    category = HandCategory(high_value(cards) >> CAT_SHIFT)
+    words = high_name(cards)
+    if category is HandCategory.FLUSH:
+        return words
+    if category not in _PARTY_SETTLED or (category is HandCategory.STRAIGHT and "Deuce" in words):
+        return None
+    return words.replace("Deuces", "Twos")
