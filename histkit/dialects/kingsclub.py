@@ -10,7 +10,9 @@ street line ("Dealt to P: [X X 4d]"), "*** 3RD STREET ***" .. "*** 6TH STREET **
 "folds", "shows [..]" (all cards dealt, or six after an all-in), "Seat N: P (final)
 +/-net", "Rake X", "P wins pot (X)". K: all-in suffixes on other actions, "mucks", main and
 side pots and hi/lo halves in "wins", "is sitting out", a few table notes, "N-max", the
-community card ("*** 6TH STREET *** [6h]", histkit's own form). "Limit 2-7 Razz" and any
+community card ("*** 6TH STREET *** [6h]", histkit's own form); the later layout (FPDB
+2023-10): "*** 3RD STREET ***" before 3rd street's cards, each marker the street it names,
+"*** 7TH STREET ***" last (`marker_handler` tells the two apart). "Limit 2-7 Razz" and any
 other game are skipped by name from the header.
 
 Read as the site wrote them, and what is derived (the text leaves it out):
@@ -193,6 +195,27 @@ def on_summary_mangled(r: LineReader, m: re.Match[str], line: int) -> None:
     r.sink.note(NoteKind.OTHER, None, m.group(0).strip(), line)
 
 
+def marker_handler(street: Street) -> Handler:
+    """A street marker, `street` the one it heads in the real files' layout. In the later
+    layout (K: FPDB 2023-10) "*** 3RD STREET ***" comes before any card and heads 3rd street
+    itself, and every marker heads the street it names (FPDB tells them apart so)."""
+    as_written = _after_betting(street_handler(street))
+    named = _after_betting(street_handler(Street(street - 1)))
+
+    def handler(r: LineReader, m: re.Match[str], line: int) -> None:
+        if street is Street.FOURTH and not r.sink.started:
+            r.scratch["named"] = True
+            r.sink.street_start(_THIRD, line)
+        elif not r.scratch.get("named"):
+            as_written(r, m, line)
+        elif "card" in m.re.groupindex and m["card"]:
+            raise HandError(f"a community card on {street - 1}th street", line)
+        else:
+            named(r, m, line)
+
+    return handler
+
+
 def _after_betting(base: Handler) -> Handler:
     def handler(r: LineReader, m: re.Match[str], line: int) -> None:
         return_unmatched(r, line)
@@ -322,7 +345,8 @@ class KingsClub(Dialect):
         "FOLD": on_fold_kc,
         "SHOW": on_show,
         "MUCK": on_muck,
-        **{f"STREET_{int(s)}": _after_betting(street_handler(s)) for s in Street if s > _THIRD},
+        **{f"STREET_{int(s)}": marker_handler(s) for s in Street if s > _THIRD},
+        "STREET_7TH": _after_betting(street_handler(_SEVENTH)),
         "SUMMARY": on_summary,
         "RESULT": on_result,
         "RAKE": on_rake,

@@ -14,6 +14,8 @@ player's street total ("calls 121.16"), ", and is all in". Choices the text forc
   "P wins pot (X)", "main pot", "side pot #N" (K); a half's name is not written (no real
   file shows one).
 - a completion is "bets X", the site's word for it (R: "Player2 bets 44" over a bring-in).
+- eras (`ERAS`): "2020-2021", the real files' layout (the default), and "2023-", the
+  later one (K): each street marker the street it heads, 3rd to 7th.
 - refused: tournaments (no Kings Club tournament form is known) and a house fee besides
   the rake (no line for it is known).
 """
@@ -45,7 +47,15 @@ from histkit.model import (
     UncalledBet,
 )
 
-__all__ = ["GAME_NAMES", "KingsClubWriter", "format_amount", "write_hand", "write_hands"]
+__all__ = [
+    "ERAS",
+    "GAME_NAMES",
+    "KingsClub2023Writer",
+    "KingsClubWriter",
+    "format_amount",
+    "write_hand",
+    "write_hands",
+]
 
 GAME_NAMES: dict[Game, str] = {
     Game.STUD: "Limit Seven Card Stud",
@@ -206,6 +216,25 @@ class KingsClubWriter(TextWriter):
     def pot_name(self, e: Collect) -> str:
         return "pot" if e.pot in (PotKind.POT, PotKind.TOTAL) else super().pot_name(e)
 
+
+class KingsClub2023Writer(KingsClubWriter):
+    """The later layout (K: FPDB 2023-10): "*** 3RD STREET ***" heads 3rd street, before
+    its cards, and each marker names the street it heads, "*** 7TH STREET ***" the last."""
+
+    street_headers = {s: f"*** {int(s)}{'RD' if s is Street.THIRD else 'TH'} STREET ***"
+                      for s in Street}  # fmt: skip
+
+    def street_start(self, e: StreetStart) -> str | None:
+        if e.street is Street.THIRD:
+            self.street, self.street_in, self.wagers = e.street, {}, 0
+            return self.street_headers[Street.THIRD]
+        return super().street_start(e)
+
+
+ERAS: dict[str, type[KingsClubWriter]] = {
+    "2020-2021": KingsClubWriter,
+    "2023-": KingsClub2023Writer,
+}
 
 format_amount = KingsClubWriter.format_amount
 write_hand = KingsClubWriter.write_hand

@@ -26,6 +26,7 @@ from pathlib import Path
 from histkit.cards import Card, parse_card
 from histkit.dialects import get_dialect
 from histkit.dialects.base import Dialect
+from histkit.dialects.eras import eras
 from histkit.model import (
     Action,
     ActionKind,
@@ -568,7 +569,9 @@ def _own_id(template: str, example: str, hand_id: str) -> str | None:
 
 def place_text(block: Block, dialect: Dialect, chips: bool) -> Placed:
     name = choose_template(block)
-    written = dialect.write_hands([template_hand(dialect, name, chips, block.currency or None)])
+    hand_in = template_hand(dialect, name, chips, block.currency or None)
+    later = block.era in eras(dialect.name)[1:]  # an era the writer writes besides its default
+    written = dialect.write_hands([hand_in], era=block.era if later else None)
     items = read(dialect, written)
     hand = items[0]
     if len(items) != 1 or not isinstance(hand, Hand):

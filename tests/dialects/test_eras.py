@@ -21,7 +21,13 @@ from histkit.dialects.eras import SITE_ERAS, check_era, eras
 from histkit.model import Hand
 from histkit.simulate import simulate, write_session
 from histkit.simulate.session import CURRENCIES
-from tests.dialects import test_absolute, test_bovada, test_everleaf, test_fulltilt
+from tests.dialects import (
+    test_absolute,
+    test_bovada,
+    test_everleaf,
+    test_fulltilt,
+    test_kingsclub,
+)
 
 GAMES = ("stud", "stud_hilo", "razz")
 FT = r"Full Tilt Poker Game #\d+: Table [^-]+ - "  # a Full Tilt header up to its stakes
@@ -40,6 +46,7 @@ class Era:
     # the first's hands in it)
     keeps: tuple[str, ...] = ()  # what else of a hand the era's text carries
     whole_minutes: bool = False  # the era writes no seconds: hands that start on a minute
+    tournaments: bool = True  # whether the site writes tournaments (Kings Club: cash only)
 
 
 def on_the_minute(h: Hand) -> Hand:
@@ -169,6 +176,16 @@ ERAS: dict[tuple[str, str], Era] = {
             r"Seat\+\d(?: \[ME\])? : raises \$[\d.]+ to \$[\d.]+",
         ),
     ),
+    ("kingsclub", "2020-2021"): Era(
+        test_kingsclub.same,
+        (r"\*\*\* 3RD STREET \*\*\*", r"\*\*\* 6TH STREET \*\*\*"),
+        tournaments=False,
+    ),
+    ("kingsclub", "2023-"): Era(
+        test_kingsclub.same,
+        (r"\*\*\* 3RD STREET \*\*\*", r"\*\*\* 7TH STREET \*\*\*"),
+        tournaments=False,
+    ),
 }
 
 
@@ -178,7 +195,7 @@ def hands_of(site: str, era: Era) -> list[Hand]:
     profile = get_dialect(site).profile
     out = []
     for game in GAMES:
-        for currency in (*era.currencies, None):
+        for currency in (*era.currencies, *((None,) if era.tournaments else ())):
             dealt = currency if currency in CURRENCIES else "USD"
             for players, seed in ((3, 1), (6, 2)):
                 for h in simulate(

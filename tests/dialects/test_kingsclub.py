@@ -583,6 +583,36 @@ def test_page_forms() -> None:
     ]
 
 
+def marked_layout(text: str) -> str:
+    """The same hand in the later layout (K: FPDB 2023-10): "*** 3RD STREET ***" before
+    3rd street's cards, each marker naming the street it heads, "*** 7TH STREET ***" last."""
+    for n, word in ((7, "6TH"), (6, "5TH"), (5, "4TH"), (4, "3RD")):
+        text = text.replace(f"*** {word} STREET ***", f"*** {n}TH STREET ***")
+    first = text.index("Dealt to ")
+    return text[:first] + "*** 3RD STREET ***\n" + text[first:]
+
+
+def test_the_later_layout_marks_3rd_and_7th_street() -> None:
+    """K (FPDB 2023-10): told apart as FPDB does, by whether a card or the bring-in comes
+    before the first "*** 3RD STREET ***". The same play, every street where it was."""
+    for text in (STUD, RAZZ):
+        later, first = one(marked_layout(text)), one(text)
+        assert "*** 7TH STREET ***" in marked_layout(RAZZ)
+        assert acts(later) == acts(first)
+        deals = [(d.street, d.player, d.cards, d.up) for d in later.events if isinstance(d, Deal)]
+        assert deals == [(d.street, d.player, d.cards, d.up) for d in first.events
+                         if isinstance(d, Deal)]  # fmt: skip
+        starts = [(e.street, e.line) for e in later.events if isinstance(e, StreetStart)]
+        assert starts[0] == (S.THIRD, 8 if text is RAZZ else 10)  # the marker's own line
+        assert [s for s, _ in starts] == [s.street for s in first.events
+                                          if isinstance(s, StreetStart)]  # fmt: skip
+        assert replay(later).errors == ()
+    # "*** 7TH STREET ***" belongs to the later layout only: in the real files' it is
+    # refused (strictly: the hand rejected at that line), never read as a street
+    text = RAZZ.replace("*** 6TH STREET ***", "*** 6TH STREET ***\n*** 7TH STREET ***")
+    assert rejected(text).line == 30
+
+
 def test_returned_bets_are_derived_where_the_betting_ends() -> None:
     """The writer leaves returns out (as the site does); the dialect derives each one at the
     line that ends the betting: a street line (an all-in for less, then the next card), a
@@ -747,6 +777,6 @@ def test_dialect_is_registered_and_detects_its_header_only() -> None:
 
 def test_lark_and_fast_path_agree_on_the_made_up_hands() -> None:
     """(Simulated hands and the real files: tests/dialects/test_contract.py.)"""
-    text = STUD + "\n\n" + RAZZ
+    text = STUD + "\n\n" + RAZZ + "\n\n" + marked_layout(STUD) + "\n\n" + marked_layout(RAZZ)
     fast, slow = KingsClub(fast=True), KingsClub(fast=False, cython=False)
     assert list(fast.parse(text, "sim.txt")) == list(slow.parse(text, "sim.txt"))
