@@ -11,8 +11,9 @@ loses only itself. What the elements say:
   it in tournaments, R) with the limit words of `stakes` ("Limit" R; "No Limit" R: skipped;
   "Fixed Limit", "Pot Limit" K). A mix ("HORSE Tournament", R) names each hand's leg by its
   `multigametype` code (R: 23 hold'em, 37 omaha hi/lo, 41 stud, 45 stud hi/lo, 49 razz; K,
-  FPDB: 39-41 stud, 42-45 stud hi/lo, 46-49 razz): other legs are skipped by name, and an
-  unknown code is skipped as "game code N". The game read is "<limit> <leg>".
+  FPDB: 38, 39, 41, 42 stud, 43, 45 stud hi/lo, 46, 47, 49 razz; 40, 44, 48 by their range):
+  other legs are skipped by name, and an unknown code is skipped as "game code N". The game
+  read is "<limit> <leg>".
 - `<game id="T-N">` (R): the hand id as written; N the table's hand number (`table_hand`).
   `starttime` "YYYYMMDDhhmmss" (R) is in a fixed UTC-5 (R: the events' epoch `timestamp`s
   sit five hours later in February, April, June, July and September alike).
@@ -44,12 +45,13 @@ loses only itself. What the elements say:
   the street's actions, as dealt.
 - events: ANTE, BRING_IN, CALL, ALL_IN (R) give the chips the action adds; BET, COMPLETE,
   RAISE (R) the street total after it (R: 36487050-13, "RAISE 100" by a player with 15 in,
-  called with 85). A BET in the BRING_IN round is the bring-in player's completion (R:
-  36487050-24); ALL_IN (R: 36487050-16, -18, -19) is a call, bet, completion or raise by
-  what it does to the street's bet. A player is all-in when what they put in reaches their
-  stack. CHECK, FOLD (R); CHAT (R, names the player by nickname, not seat), PLAYER_OUT (R:
-  finished), SIT_OUT (K) are notes; an unknown event is a note, or rejects the hand when
-  it moves chips.
+  called with 85); before 2010-09-08 (the written start time, K: FPDB's "new format" date) a
+  RAISE gives what it adds, the call and the raise together (FPDB: addCallandRaise). A BET
+  in the BRING_IN round is the bring-in player's completion (R: 36487050-24); ALL_IN (R:
+  36487050-16, -18, -19) is a call, bet, completion or raise by what it does to the street's
+  bet. A player is all-in when what they put in reaches their stack. CHECK, FOLD (R); CHAT
+  (R, names the player by nickname, not seat), PLAYER_OUT (R: finished), SIT_OUT (K) are
+  notes; an unknown event is a note, or rejects the hand when it moves chips.
 - SHOW/MUCK events and SHOWN/MUCKED cards (R), in a SHOWDOWN round (R) or, after an all-in,
   in the betting round (R: 36487050-18, on 3rd street): shows are reported after the last
   street, with the cards the later rounds list for that player (R: the 3rd-street show's
@@ -92,6 +94,7 @@ from histkit.cards import Card
 from histkit.dialects.base import ParseIssue
 from histkit.dialects.builder import HandError, LineReader, utc_start
 from histkit.dialects.sink import UP3
+from histkit.dialects.words import MERGE_RAISE_TO_FROM
 from histkit.dialects.xmlbase import XmlDialect, read_or_leave_out
 from histkit.model import ActionKind, Game, Half, Hand, NoteKind, PotKind, SeatOutcome, Street, Unit
 from histkit.reading.xmlstream import MAX_ELEMENT, XmlElement, XmlError, iter_xml
@@ -106,8 +109,8 @@ MERGE: RuleProfile = dataclasses.replace(POKERSTARS, name="merge")
 LEG_CODES: Mapping[str, str] = {
     "23": "Holdem",  # R
     "37": "Omaha H/L8",  # R
-    **dict.fromkeys(("38", "39", "40", "41"), "7-Stud"),  # R 39, 41; K 38 (FPDB's table)
-    **dict.fromkeys(("42", "43", "44", "45"), "7-Stud H/L8"),  # R 43, 45
+    **dict.fromkeys(("38", "39", "40", "41", "42"), "7-Stud"),  # R 39, 41; K 38, 42 (FPDB)
+    **dict.fromkeys(("43", "44", "45"), "7-Stud H/L8"),  # R 43, 45
     **dict.fromkeys(("46", "47", "48", "49"), "Razz"),  # R 49
 }
 A = ActionKind
@@ -177,6 +180,7 @@ class _Play:
         self.mucked: dict[str, tuple[Card | None, ...]] = {}
         self.showed: set[str] = set()
         self.mucks: set[str] = set()
+        self.raise_adds = False  # the 2008-2010 era: a RAISE gives what it adds
         self.small: int | None = None  # the bet sizes the play shows
         self.big: int | None = None
         self.weak: int | None = None  # a small bet that only fits the play (see `size`)
@@ -261,7 +265,8 @@ class _Play:
         sink = self.sink
         player, amount = self.name(ev.get("player"), line), self.money(ev)
         before, top = sink.put_in(player), sink.bet
-        added = amount if kind in _ADDS else amount - before
+        adds = kind in _ADDS or (kind == "RAISE" and self.raise_adds)
+        added = amount if adds else amount - before
         if added < 0:
             raise HandError(f"{kind} to {ev.get('amount')} by {player}, who has more in", line)
         all_in = kind == "ALL_IN" or added >= sink.left(player)
@@ -480,6 +485,8 @@ class Merge(XmlDialect):
         winners = [w for rnd in rounds for w in rnd.findall("winner")]
         words: dict[str, str] = {}  # the site's words for each winner's hand
         play = _Play(self, r, game, words)
+        start = elem.get("starttime") or ""
+        play.raise_adds = len(start) == 14 and start < MERGE_RAISE_TO_FROM
         added: dict[str, int] = {}  # a tournament balance is after the antes (R)
         for ev in (e for rnd in rounds if rnd.get("id") == "BLINDS" for e in rnd.children):
             if tournament and ev.get("type") == "ANTE":
@@ -505,7 +512,6 @@ class Merge(XmlDialect):
             bets = r.money(small, desc.line), r.money(big, desc.line)
         else:
             bets = self._bets(play, f"{data[2] if tournament else ''}|{text}", context)
-        start = elem.get("starttime") or ""
         day, clock = (
             f"{start[:4]}/{start[4:6]}/{start[6:8]}",
             f"{start[8:10]}:{start[10:12]}:{start[12:]}",

@@ -13,7 +13,8 @@ Choices where the model and Merge's XML differ:
   "Limit" alone (the reader derives the bets from the play).
 - timestamps are the start plus a second per event: the model keeps no times of actions.
 - the bring-in player's completion is a BET in the BRING_IN round, other completions
-  COMPLETE, all-in wagers ALL_IN with the chips they add.
+  COMPLETE, all-in wagers ALL_IN with the chips they add; a RAISE the street total after it,
+  or, in a hand that starts before 2010-09-08, what it adds (the era's form, K).
 - an uncalled bet is a winner with `uncalled="true"` at a showdown; when all fold to it,
   the bettor's winnings include it (Merge writes no uncalled line there).
 - a collect without a half is a whole pot ("n"); winners' `hand` is worded as Merge words
@@ -30,6 +31,7 @@ from datetime import timedelta, timezone
 from xml.sax.saxutils import quoteattr
 
 from histkit.cards import Card
+from histkit.dialects.words import MERGE_RAISE_TO_FROM
 from histkit.evaluate import (
     HandCategory,
     best_high_five,
@@ -122,6 +124,7 @@ class MergeWriter:
         self.top = self.wagers = 0
         self.folded: set[str] = set()
         self.dealt: set[str] = set()  # on this street
+        self.raise_adds = False  # a RAISE gives what it adds (the 2008-2010 era; game_line)
         self.shown = {e.player: e.cards for e in hand.events if isinstance(e, Show)}
         self.start = int(hand.started_at.timestamp() * 1000) if hand.started_at else 0
 
@@ -207,6 +210,7 @@ class MergeWriter:
             start = f"{h.started_at.astimezone(MERGE_ZONE):%Y%m%d%H%M%S}"
         else:
             raise ValueError(f"hand {h.hand_id}: neither local_time nor started_at is set")
+        self.raise_adds = start < MERGE_RAISE_TO_FROM  # the 2008-2010 era's RAISE (the reader's)
         ref = h.tournament_id if self.tournament else h.hand_id.partition("-")[0]
         data = f"{start[:8]}|{h.table}|{ref}|{h.hand_id}|{str(self.tournament).lower()}"
         code = f'77" multigametype="{_LEG[h.game]}' if h.mix else _GAMETYPE[h.game]
@@ -266,7 +270,8 @@ class MergeWriter:
         elif self.street is Street.THIRD and not self.wagers:
             self.event("COMPLETE", p, to)
         else:
-            self.event("BET" if k is A.BET else "RAISE", p, to)
+            said = to - before if k is not A.BET and self.raise_adds else to
+            self.event("BET" if k is A.BET else "RAISE", p, said)
         if k is not A.BRING_IN and k is not A.CALL:
             self.wagers += 1
         if self.round == "BRING_IN":

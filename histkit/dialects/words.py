@@ -14,6 +14,7 @@ from histkit.model import Game
 
 __all__ = [
     "BOVADA_WORDS",
+    "MERGE_RAISE_TO_FROM",
     "MONTHS",
     "ONGAME_RANKS",
     "absolute_high",
@@ -27,6 +28,10 @@ __all__ = [
     "ongame_words",
     "partypoker_words",
 ]
+
+# Merge's `starttime` from which a RAISE gives the street total after it; before it, what
+# the raise adds, call and raise together (K: FPDB's "new format" date, 2010-09-08)
+MERGE_RAISE_TO_FROM = "20100908000000"
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 

@@ -6,6 +6,7 @@ with its file, line and hand id, and one broken hand loses only itself."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -390,6 +391,44 @@ def test_actions(bring: str, third: list[str], want: tuple[object, ...]) -> None
     assert (a[2], a[1], *a[3:]) == want
 
 
+@pytest.mark.parametrize(
+    ("start", "want"),
+    [
+        # K (FPDB: before 2010-09-08 a RAISE is a call and a raise together, what it adds)
+        ("20100907235959",
+         [(A.RAISE, "Hero Two", 10, 20, False), (A.RAISE, "Alice", 20, 40, False)]),
+        # R: from then on, the street total after it
+        ("20100908000000",
+         [(A.RAISE, "Hero Two", 10, 20, False), (A.RAISE, "Alice", 10, 30, False)]),
+    ],
+)  # fmt: skip
+def test_raise_amounts_by_era(start: str, want: list[tuple[object, ...]]) -> None:
+    """The same events read by their start time: Hero Two's "RAISE 0.20" over Alice's 0.10
+    with nothing in puts in 0.20 (to 0.20) in either era; Alice's "RAISE 0.30" with 0.10 in
+    puts in 0.30 in the old era (to 0.40), or raises to 0.30."""
+    third = [ev("COMPLETE", 1, "0.10"), ev("RAISE", 3, "0.20"), ev("RAISE", 1, "0.30")]
+    text = hand(third).replace('starttime="20240301120000"', f'starttime="{start}"')
+    h = one(text)
+    got = [(a[2], a[1], *a[3:]) for a in acts(h) if a[2] is A.RAISE]
+    assert got == want
+    assert h.local_time == start
+
+
+def test_a_hand_of_the_2008_2010_era_is_written_as_its_era_reads() -> None:
+    """The writer writes a RAISE as the era of the hand's start time means it (what it adds
+    before 2010-09-08): the amounts differ, and each reads back as the hands written."""
+    hands = list(simulate("stud", 30, players=6, seed=1, profile=MERGE))
+    raised = re.compile(r'type="RAISE" [^>]*amount="([\d.]+)"')
+    amounts = []
+    for start in ("20090314101500", "20100908000000"):
+        era = [dataclasses.replace(h, local_time=start, started_at=None) for h in hands]
+        text = write_hands(era)
+        amounts.append(raised.findall(text))
+        back = [h for h in read(text) if isinstance(h, Hand)]
+        assert [wagers(h) for h in back] == [wagers(h) for h in era]
+    assert len(amounts[0]) == len(amounts[1]) > 0 and amounts[0] != amounts[1]
+
+
 FOURTH = [
     '\t<round id="FOURTH_STREET" sequence="4">',
     ev("CHECK", 3),
@@ -542,8 +581,10 @@ def test_tournament_forms() -> None:
     assert (h.small_bet, h.big_bet) == (20, 40)
     other = text.replace('multigametype="41"', 'multigametype="23"')
     assert issue(other).kind == "skipped" and issue(other).game == "Limit Holdem"
-    # K: leg code 38 is stud in FPDB's table of Merge's codes
-    assert one(text.replace('multigametype="41"', 'multigametype="38"')).game is Game.STUD
+    # K: leg codes 38 and 42 are stud in FPDB's table of Merge's codes (43 the first hi/lo)
+    for code in ("38", "42"):
+        assert one(text.replace('multigametype="41"', f'multigametype="{code}"')).game is Game.STUD
+    assert one(text.replace('multigametype="41"', 'multigametype="43"')).game is Game.STUD_HILO
     other = text.replace('multigametype="41"', 'multigametype="99"')
     assert issue(other).game == "Limit game code 99"
     # K (FPDB's description pattern): a tournament's level after the limit
