@@ -65,6 +65,8 @@ from histkit.dialects.builder import (
     LineReader,
     clip_line,
     note_handler,
+    pot_line,
+    put,
     street_handler,
     utc_start,
 )
@@ -151,62 +153,16 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
 
 def _wager(r: LineReader, m: re.Match[str], line: int, to: int, all_in: bool, big: bool) -> None:
     """A wager to a street total `to`: a bet with nothing in front, else a raise; an
-    all-in that does not top the bet is a call. Full wagers size the bets (`_sizes`)."""
+    all-in that does not top the bet is a call. What the others say of the stakes is kept
+    for the summary (`_stakes`), but a raise on 4th over an open pair (stud), which may
+    raise by either bet."""
     sink = r.sink
     player = sink.player(m["player"], line)
-    mine, top = sink.put_in(player), sink.bet
-    if all_in and to <= top:
-        sink.action(_A.CALL, player, to - mine, None, True, line)
-        return
-    _sizes(r, to, top, big, all_in)
-    r.scratch.setdefault("wagered", set()).add(sink.street)
-    if top:
-        sink.action(_A.RAISE, player, to - top, to, all_in, line)
-    else:
-        sink.action(_A.BET, player, to - mine, None, all_in, line)
-
-
-def _sizes(r: LineReader, to: int, top: int, big: bool, all_in: bool) -> None:
-    """What a wager says of the stakes: the completion's total (3rd street's first wager),
-    a bet, or a raise's increment is the street's bet: the small bet on 3rd and 4th (the big
-    one for "Double bets"), the big bet on 5th-7th; a raise on 4th over an open pair (stud)
-    is left out: it may raise by either bet. An all-in's is only a bound (it may be short)."""
-    street = r.sink.street
-    if street is Street.FOURTH and top and r.sink.open_pair():
-        return
-    first = street not in r.scratch.get("wagered", ())
-    size = to if street is Street.THIRD and first else to - top
-    key = "big" if big or betting.big_street(street) else "small"
-    shorts: list[tuple[int, int]] = r.scratch.setdefault("shorts", {}).setdefault(street, [])
-    if all_in:
-        r.scratch.setdefault("bounds", []).append(size if key == "small" else -(-size // 2))
-        if street not in r.scratch.get("full", ()):
-            shorts.append((top, to))
-        return
-    if shorts and street not in r.scratch.get("full", ()):
-        # only all-ins before it on this street: it raises by a full bet over one that
-        # counted as a full bet (the half-bet rule), or else completes the bet to its full
-        # size; the first reading that fits the all-ins gives the size, none: no size
-        fits = [s for s in (to - top, to) if s > 0 and _reads(shorts, to, s)]
-        size = fits[0] if fits else 0
-    r.scratch.setdefault("full", set()).add(street)
-    if size:
-        r.scratch.setdefault(key, size)
-
-
-def _reads(shorts: list[tuple[int, int]], to: int, bet: int) -> bool:
-    """Whether a full wager to `to`, after only the all-ins `shorts` ((bet standing, all-in
-    total)) on its street, fits a street bet of `bet`. A full wager reaches `bet` (the
-    completion on 3rd, the bet later), or the last all-in that counted as a full one (the
-    half-bet rule, BOVADA.short_all_in) plus `bet`; every all-in must have been short."""
-    level = 0
-    for before, allin in shorts:
-        full_to = level + bet
-        if allin >= full_to:
-            return False  # it reached a full wager: it was no short all-in
-        if betting.half_counts(BOVADA.short_all_in, before, allin, full_to):
-            level = allin  # counted as a full wager: the next raises over it
-    return to == level + bet
+    top = sink.bet
+    if not (all_in and to <= top or sink.street is Street.FOURTH and top and sink.open_pair()):
+        r.scratch.setdefault("wagers", []).append((sink.street, top, to, all_in, big))
+    kind = _A.CALL if all_in and to <= top else _A.RAISE if top else _A.BET
+    put(r, kind, player, line, to=to, all_in=all_in)
 
 
 def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
@@ -234,10 +190,7 @@ def _forced(kind: ActionKind) -> Handler:
     """An ante or bring-in, all-in when it takes the whole stack (no all-in form is known)."""
 
     def on_forced(r: LineReader, m: re.Match[str], line: int) -> None:
-        sink = r.sink
-        player = sink.player(m["player"], line)
-        amount = r.money(m["amount"], line)
-        sink.action(kind, player, amount, None, amount >= sink.left(player), line)
+        put(r, kind, r.sink.player(m["player"], line), line, adds=r.money(m["amount"], line))
 
     return on_forced
 
@@ -284,8 +237,7 @@ def on_dealer(r: LineReader, m: re.Match[str], line: int) -> None:
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
     sides = r.scratch.get("sides")
     if sides is None:
-        found = (r.regex["COLLECT"].match(ln + "\n") for ln in r.block.lines)
-        sides = r.scratch["sides"] = [x for x in found if x is not None and x["side"]]
+        sides = r.scratch["sides"] = [x for x in r.scan("COLLECT") if x["side"]]
     kind, index = PotKind.MAIN if sides else PotKind.POT, 0
     if len(sides) > 1 and not all(x["index"] for x in sides):
         kind = PotKind.TOTAL
@@ -295,27 +247,25 @@ def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
 
 
 def _stakes(r: LineReader, line: int) -> dict[str, int]:
-    """The full wagers' sizes (`_sizes`); with none, the smallest small bet that is twice
-    the bring-in and leaves every all-in within the limit (a note says so)."""
-    small: int | None = r.scratch.get("small")
-    big: int | None = r.scratch.get("big")
+    """The full wagers' sizes (`betting.stakes_shown`); with none, the smallest small bet
+    that is twice the bring-in and leaves every all-in within the limit (a note says so)."""
+    small, big, bound = betting.stakes_shown(r.scratch.get("wagers", ()), BOVADA.short_all_in)
     if small is None and big is None:
         actions = (e for e in r.sink.events if type(e) is Action and e.kind is _A.BRING_IN)
-        small = max([2 * next((e.amount for e in actions), 0), *r.scratch.get("bounds", ())])
+        small = max(2 * next((e.amount for e in actions), 0), bound)
         r.sink.note(NoteKind.OTHER, None, _NO_WAGER, line)
     if small is None:
         small = (big or 0) // 2
     return {"small_bet": small, "big_bet": big if big is not None else 2 * small}
 
 
+_POT = pot_line(from_wins=True)  # no pots listed, nor (2014) the rake
+
+
 def on_total_pot(r: LineReader, m: re.Match[str], line: int) -> None:
-    """`Total Pot(X)[ | Rake (R)]`, X before rake (see the module's docstring)."""
-    sink = r.sink
-    total = r.money(m["total"], line)
-    rake = r.money(m["rake"], line) if m["rake"] else max(total - sum(sink.won().values()), 0)
-    main, sides = sink.paid()
-    sink.amend(**_stakes(r, line))
-    sink.pot_total(total, rake, main, sides, line)
+    """`Total Pot(X)[ | Rake (R)]`, X before rake (module doc); the stakes settled here."""
+    r.sink.amend(**_stakes(r, line))
+    _POT(r, m, line)
 
 
 def _result(outcome: SeatOutcome) -> Handler:

@@ -624,10 +624,13 @@ _POT_PARTS = re.compile(
 )
 
 
-def pot_line(*, after_rake: bool = False) -> Handler:
+def pot_line(*, after_rake: bool = False, from_wins: bool = False) -> Handler:
     """The summary's total pot: `total`, and where written `pots` (the main and side
     pots, after rake), `rake` and `fee` (a jackpot drop). `total` is what the players put
-    in, or (`after_rake`) what is left after the rake and fee, which are added back."""
+    in, or (`after_rake`) what is left after the rake and fee, which are added back.
+    `from_wins`: a site that may write no rake nor pots: the rake is then what the pot
+    holds beyond what was collected (never below 0), the main and side pots what each
+    paid (`HandSink.paid`)."""
 
     def on_pot(r: LineReader, m: re.Match[str], line: int) -> None:
         fields = m.re.groupindex
@@ -643,6 +646,11 @@ def pot_line(*, after_rake: bool = False) -> Handler:
                 sides.append(r.money(amount or bracketed, line))
         if after_rake:
             total += rake + fee
+        if from_wins and not m["rake"]:
+            rake = max(total - sum(r.sink.won().values()), 0)
+        if from_wins and main is None and not sides:
+            main, paid = r.sink.paid()
+            sides = list(paid)
         r.sink.pot_total(total, rake, main, tuple(sides), line, fee=fee)
 
     return on_pot

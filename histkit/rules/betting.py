@@ -43,6 +43,7 @@ __all__ = [
     "half_counts",
     "pair_showing",
     "excess",
+    "stakes_shown",
     "act",
     "put",
     "close",
@@ -95,6 +96,55 @@ def excess(totals: Sequence[int]) -> tuple[int, int] | None:
     top = vals[-1]
     over = top - (vals[-2] if len(vals) > 1 else 0)
     return (totals.index(top), over) if over > 0 else None
+
+
+def stakes_shown(
+    wagers: Iterable[tuple[Street, int, int, bool, bool]], rule: ShortAllIn
+) -> tuple[int | None, int | None, int]:
+    """What a hand's wagers say of its fixed-limit bets, for a site that writes none:
+    (the small bet, the big bet: None where no full wager shows it; the least small bet
+    its all-ins allow, an all-in being only a bound: it may be short). A wager is (street,
+    the bet standing, the street total it reaches, all-in, for the big bet on 4th); the
+    caller leaves out a raise on 4th over an open pair, which may raise by either bet. A
+    full wager shows its street's bet (`big_street`): 3rd street's first completes to the
+    small bet, later ones add the bet. After only short all-ins on its street it raises by
+    the bet over the last all-in that counted as a full wager (`half_counts`), or else
+    completes the bet: the first reading that fits the all-ins gives the size, none none."""
+    bets: dict[bool, int] = {}  # big -> the first size shown
+    bound = 0
+    wagered: set[Street] = set()
+    full: set[Street] = set()
+    shorts: dict[Street, list[tuple[int, int]]] = {}  # (bet standing, all-in total)
+    for street, top, to, all_in, double in wagers:
+        size = to if street is _THIRD and street not in wagered else to - top
+        wagered.add(street)
+        big = double or big_street(street)
+        if all_in:
+            bound = max(bound, -(-size // 2) if big else size)
+            if street not in full:
+                shorts.setdefault(street, []).append((top, to))
+            continue
+        if street in shorts and street not in full:
+            fits = [s for s in (to - top, to) if s > 0 and _fits(rule, shorts[street], to, s)]
+            size = fits[0] if fits else 0
+        full.add(street)
+        if size:
+            bets.setdefault(big, size)
+    return bets.get(False), bets.get(True), bound
+
+
+def _fits(rule: ShortAllIn, shorts: list[tuple[int, int]], to: int, bet: int) -> bool:
+    """Whether a full wager to `to`, after only the all-ins `shorts` on its street, fits a
+    street bet of `bet`: it reaches `bet`, or the last all-in that counted as a full wager
+    plus `bet`; every all-in must have been short of a full wager."""
+    level = 0
+    for before, allin in shorts:
+        full_to = level + bet
+        if allin >= full_to:
+            return False  # it reached a full wager: it was no short all-in
+        if half_counts(rule, before, allin, full_to):
+            level = allin  # counted as a full wager: the next raises over it
+    return to == level + bet
 
 
 def someone_could_call(st: HandState, i: int) -> bool:
