@@ -27,6 +27,8 @@ than the XML carries (tests/dialects/test_ipoker.py checks them):
   the bets), per-pot and hi/lo collects (one `win` per player), descriptions, notes, the
   level, the table size, the time zone (`<startdate>` is the hand's own iPoker date text,
   else its start in UTC).
+- Eras (`ERAS`): the above is `2011-2014`; `newer` writes FPDB's later forms (K):
+  `HiLow`, the ante after the stakes, `<tablesize>`, euros as "0,05€".
 - The hero's finish: a session's `<place>` and `<win>` (R) from a FINISHED note of the
   hero in iPoker's own words (the reader makes one of them); other notes are not written.
 """
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from histkit.cards import Card
@@ -55,7 +58,15 @@ from histkit.model import (
     Unit,
 )
 
-__all__ = ["card_token", "format_amount", "iter_session", "write_hand", "write_hands"]
+__all__ = [
+    "ERAS",
+    "Era",
+    "card_token",
+    "format_amount",
+    "iter_session",
+    "write_hand",
+    "write_hands",
+]
 
 GAME_NAMES = {Game.STUD: "7 Card Stud", Game.STUD_HILO: "7 Card Stud Hi-Lo", Game.RAZZ: "Razz"}
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
@@ -71,13 +82,32 @@ _K = ActionKind
 _WAGERS = (_K.BET, _K.COMPLETE, _K.RAISE)
 
 
-def format_amount(amount: int, unit: Unit, currency: str | None) -> str:
+@dataclass(frozen=True, slots=True)
+class Era:
+    """How one era of the client writes what differs between eras (the default: the real
+    files' `2011-2014`)."""
+
+    hilo: str = "Hi-Lo"  # the hi-lo game's word
+    ante: bool = False  # the ante after the stakes in `<gametype>` ("... Ante €0.02")
+    table_size: bool = False  # `<tablesize>`
+    euro_after: bool = False  # euros as the French skins write them: "0,05€"
+
+    def write_hands(self, hands: Iterable[Hand], *, newline: str = "\n") -> str:
+        return write_hands(hands, newline=newline, era=self)
+
+
+DEFAULT = Era()
+
+
+def format_amount(amount: int, unit: Unit, currency: str | None, era: Era = DEFAULT) -> str:
     if unit is Unit.CHIP:
         return f"{amount:,}"
     sym = SYMBOLS.get(currency or "")
     if sym is None:
         raise ValueError(f"iPoker writes euros, dollars or pounds, not {currency!r}")
     whole, cents = divmod(amount, 100)
+    if era.euro_after and currency == "EUR":  # no thousands: "1,440" would be chips
+        return f"{whole}{sym}" if cents == 0 else f"{whole},{cents:02d}{sym}"
     return f"{sym}{whole:,}" if cents == 0 else f"{sym}{whole:,}.{cents:02d}"
 
 
@@ -114,12 +144,20 @@ def _finish(hands: Iterable[Hand], hero: str | None) -> tuple[str, str | None] |
     return None
 
 
-def _head(h: Hand, hands: list[Hand] | None, nl: str) -> str:
+def _ante(h: Hand) -> int | None:
+    return h.ante or max((a.amount for a in h.actions() if a.kind is _K.ANTE), default=None)
+
+
+def _head(h: Hand, hands: list[Hand] | None, nl: str, era: Era = DEFAULT) -> str:
     """The session's start: declaration, `<session>` and its `<general>`."""
-    money = lambda x: format_amount(x, h.unit, h.currency)  # noqa: E731
-    game = f"{GAME_NAMES[h.game]} L"
+    money = lambda x: format_amount(x, h.unit, h.currency, era)  # noqa: E731
+    name = GAME_NAMES[h.game].replace("Hi-Lo", era.hilo)
+    game = f"{name} L"
     if h.unit is Unit.CENT or (hands and len({(x.small_bet, x.big_bet) for x in hands}) == 1):
         game += f" {money(h.small_bet)}/{money(h.big_bet)}"
+        antes = {_ante(x) for x in hands or [h]}
+        if era.ante and len(antes) == 1 and (ante := antes.pop()):
+            game += f" Ante {money(ante)}"
     rows = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<session sessioncode="{escape(h.hand_id)}">',
@@ -128,6 +166,8 @@ def _head(h: Hand, hands: list[Hand] | None, nl: str) -> str:
         f"    <gametype>{escape(game)}</gametype>",
         f"    <tablename>{escape(h.table)}</tablename>",
     ]
+    if era.table_size and h.max_seats:
+        rows.append(f"    <tablesize>{h.max_seats}</tablesize>")
     if h.unit is Unit.CENT:
         rows.append(f"    <tablecurrency>{h.currency}</tablecurrency>")
     rows.append("    <duration>N/A</duration>")
@@ -190,9 +230,9 @@ def _slots(h: Hand) -> dict[str, list[Card | None]]:
     return slots
 
 
-def write_hand(h: Hand, nl: str = "\n") -> str:
+def write_hand(h: Hand, nl: str = "\n", era: Era = DEFAULT) -> str:
     """One `<game>` element (no session around it)."""
-    money = lambda x: format_amount(x, h.unit, h.currency)  # noqa: E731
+    money = lambda x: format_amount(x, h.unit, h.currency, era)  # noqa: E731
     returned: dict[str, int] = {}
     won: dict[str, int] = {}
     for e in h.events:
@@ -309,17 +349,26 @@ def iter_session(hands: Iterable[Hand], *, newline: str = "\n") -> Iterator[str]
         yield newline + "</session>" + newline
 
 
-def write_hands(hands: Iterable[Hand], *, newline: str = "\n") -> str:
+def write_hands(hands: Iterable[Hand], *, newline: str = "\n", era: Era = DEFAULT) -> str:
     """Hands as iPoker's sessions: one per run of hands that share a table, game,
-    tournament and (cash) stakes."""
+    tournament and (cash) stakes; in `era`'s forms."""
     out: list[str] = []
     run: list[Hand] = []
     for h in [*hands, None]:
         if run and (h is None or _session_key(h) != _session_key(run[0])):
-            out.append(_head(run[0], run, newline))
-            out.append("".join(write_hand(x, newline) for x in run))
+            out.append(_head(run[0], run, newline, era))
+            out.append("".join(write_hand(x, newline, era) for x in run))
             out.append(newline + "</session>" + newline)
             run = []
         if h is not None:
             run.append(h)
     return "".join(out)
+
+
+# the eras the writer writes (`histkit.dialects.eras`, docs/sites/ipoker.md), the default
+# first. `newer`: FPDB's forms of the later clients (K): `HiLow`, the ante after the stakes,
+# `<tablesize>`, and euros as the French skins write them
+ERAS: dict[str, Era] = {
+    "2011-2014": DEFAULT,
+    "newer": Era(hilo="HiLow", ante=True, table_size=True, euro_after=True),
+}
