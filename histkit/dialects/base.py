@@ -53,6 +53,7 @@ __all__ = [
     "HandBlock",
     "HandError",
     "ParseIssue",
+    "STREET_WORDS",
     "load_grammar",
 ]
 
@@ -293,6 +294,10 @@ NOTE_TERMINALS = frozenset(
         "WINS_TOURNAMENT",
     }
 )
+
+
+# the usual words for the streets, lower case ("3rd street" .. "7th street")
+STREET_WORDS: Mapping[str, Street] = {f"{s}{'rd' if s == 3 else 'th'} street": s for s in Street}
 
 
 class Dialect:

@@ -7,27 +7,22 @@ What the text leaves out, and how it is derived (nothing is made up):
 - players are anonymous: each is its seat as written ("Seat+3"); " [ME]" marks the hero
   (R). Every player's cards are written (R), the hero's included.
 - stakes are never written (R; a tournament's "Level 1 (0/0)" are blinds, none in stud).
-  Full (not all-in) wagers give them: on 3rd street the completion's total or a raise's
-  increment is the small bet; on 4th the first bet is the small bet ("Double bets", the
-  big one); on 5th-7th a bet or a raise's increment is the big bet; one gives the other at
-  1:2, Bovada's fixed-limit structure (R: $0.05/$0.10, $5/$10, 10/20 .. 150/300 at nine MTT
-  levels). A full wager after only all-ins on its street raises by a full bet over an
-  all-in that counted as a full one (half a bet or more), or else completes the bet to
-  its full size (e.g. all-in 181 over a 90 bring-in, then "Raises 300": a 300 small bet).
-  A hand with no full wager (all fold to the bring-in, or check, or go all-in) takes the
-  small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
-  2012 cash table's is 2.5 times), raised as far as its all-ins need (an all-in may be
-  short, never over the limit), and a note says so: nothing else is checked against it.
-  The ante and the bring-in are no header facts (None).
+  Full (not all-in) wagers give them (`betting.stakes_shown`: the completion, a bet or a
+  raise's increment is its street's bet, "Double bets" the big one on 4th; e.g. all-in 181
+  over a 90 bring-in, then "Raises 300": a 300 small bet); one gives the other at 1:2,
+  Bovada's fixed-limit structure (R: $0.05/$0.10, $5/$10, 10/20 .. 150/300 at nine MTT
+  levels). A hand with no full wager (all fold to the bring-in, or check, or go all-in)
+  takes the small bet as twice the bring-in (R at nine MTT levels and the 2014 table; the
+  2012 cash table's is 2.5 times), raised as far as its all-ins need, and a note says so:
+  nothing else is checked against it. The ante and the bring-in are no header facts.
 - unit: chips in a tournament; cents in cash, "$" read as USD (K for Bodog UK/Canada); a
   cash hand written without "$" is read as play money, in chips (assumed). No time zone is
   written: US Eastern is assumed (as FPDB does).
 - streets: the 2012 text has "*** HOLE CARDS ***" and no later street line (R): a street
   starts with its first card (a card to a player already dealt one on this street). 3rd
   street is [down down up] (R: the bring-in always has the lowest third card), 7th down.
-- "Bets X", "Calls X", "All-in X" give what the action adds (R); "Raises X" and
-  "All-in(raise) X" the street total (R 2012: "Raises 30" over 20 is called with 10); "Raises
-  X to Y" adds X to reach Y (R 2014: "$7.50 to $10" over a $2.50 bring-in), checked. "All-in
+- amounts: what the action adds, but the 2012 "Raises X" and "All-in(raise) X" give the
+  street total, and "Raises X to Y" adds X to reach Y, checked (the grammar's R lines). "All-in
   X" is a call unless it tops the bet (R: "All-in 245" short of 400). An ante or bring-in
   that takes the whole stack is all-in (no all-in form of them is known). An action
   "(timeout)" (R) is the action and a TIMED_OUT note.
@@ -45,7 +40,7 @@ What the text leaves out, and how it is derived (nothing is made up):
 - the summary's showed line lists the dealt cards without the Ace of clubs (R, all three
   times it was dealt: 2604291699, 2633119264, 2633132391); when that is all it lacks, the
   cards are those dealt.
-Descriptions are checked in the site's words, the high hand's in hi/lo (`words.bovada_words`).
+Descriptions are checked in the site's words (`words.bovada_describe`).
 Razz: the site deals none (K); "RAZZ Fixed Limit" is histkit's own word, for its writer.
 """
 
@@ -56,8 +51,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from histkit.cards import Card, parse_card
-from histkit.dialects.base import Dialect, HandBlock
+from histkit.cards import parse_card
+from histkit.dialects.base import STREET_WORDS, Dialect, HandBlock
 from histkit.dialects.builder import (
     BASE_HANDLERS,
     HandError,
@@ -71,7 +66,7 @@ from histkit.dialects.builder import (
     utc_start,
 )
 from histkit.dialects.sink import UP3
-from histkit.dialects.words import bovada_words
+from histkit.dialects.words import bovada_describe
 from histkit.model import (
     Action,
     ActionKind,
@@ -151,27 +146,17 @@ def on_deal(r: LineReader, m: re.Match[str], line: int) -> None:
     sink.deal(player, r.cards(m["cards"], line), up, (), line)
 
 
-def _wager(r: LineReader, m: re.Match[str], line: int, to: int, all_in: bool, big: bool) -> None:
-    """A wager to a street total `to`: a bet with nothing in front, else a raise; an
-    all-in that does not top the bet is a call. What the others say of the stakes is kept
-    for the summary (`_stakes`), but a raise on 4th over an open pair (stud), which may
-    raise by either bet."""
-    sink = r.sink
-    player = sink.player(m["player"], line)
-    top = sink.bet
-    if not (all_in and to <= top or sink.street is Street.FOURTH and top and sink.open_pair()):
-        r.scratch.setdefault("wagers", []).append((sink.street, top, to, all_in, big))
-    kind = _A.CALL if all_in and to <= top else _A.RAISE if top else _A.BET
-    put(r, kind, player, line, to=to, all_in=all_in)
-
-
 def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
     """ "Bets X", "All-in X" (X added; `total` False), "Raises X", "All-in(raise) X" (X the
-    street total), "Raises X to Y" (X added to reach Y, checked)."""
+    street total), "Raises X to Y" (X added to reach Y, checked): a wager to a street total,
+    a bet with nothing in front, else a raise; an all-in that does not top the bet is a
+    call. What the others say of the stakes is kept for the summary (`_stakes`), but a
+    raise on 4th over an open pair (stud), which may raise by either bet."""
 
     def on_put(r: LineReader, m: re.Match[str], line: int) -> None:
-        x = r.money(m["amount"], line)
-        mine = r.sink.put_in(r.sink.player(m["player"], line))
+        sink, x = r.sink, r.money(m["amount"], line)
+        player = sink.player(m["player"], line)
+        mine, top = sink.put_in(player), sink.bet
         to = x if total else mine + x
         if "to" in m.re.groupindex and m["to"]:
             to = r.money(m["to"], line)
@@ -181,7 +166,10 @@ def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
                     f"{mine} {r.unit.value}s in on this street",
                     line,
                 )
-        _wager(r, m, line, to, all_in, big)
+        if not (all_in and to <= top or sink.street is Street.FOURTH and top and sink.open_pair()):
+            r.scratch.setdefault("wagers", []).append((sink.street, top, to, all_in, big))
+        kind = _A.CALL if all_in and to <= top else _A.RAISE if top else _A.BET
+        put(r, kind, player, line, to=to, all_in=all_in)
 
     return on_put
 
@@ -227,11 +215,6 @@ def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
     board = [e.community for e in sink.events if type(e) is StreetStart and e.community]
     extra = [c for c in dict.fromkeys(r.known_cards(m["cards"], line)) if c not in known + board]
     sink.show(player, (*known, *extra), m["description"], line)
-
-
-def on_dealer(r: LineReader, m: re.Match[str], line: int) -> None:
-    """ "Dealer : Set dealer/Bring in spot [N]": a note; the cards settle the bring-in."""
-    r.sink.note(NoteKind.OTHER, None, m[0].rstrip(), line)
 
 
 def on_collect(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -304,10 +287,7 @@ class Bovada(Dialect):
     hidden_cards: ClassVar[frozenset[str]] = frozenset({"X"})  # histkit's writer's token
     reference_zone = "ET"  # assumed: no zone is written
     time_zones: ClassVar[Mapping[str, str]] = {"ET": "America/New_York"}
-    street_words: ClassVar[Mapping[str, Street]] = {
-        **{f"{s}{'rd' if s == 3 else 'th'} street": s for s in Street},
-        "river": Street.SEVENTH,
-    }
+    street_words: ClassVar[Mapping[str, Street]] = {**STREET_WORDS, "river": Street.SEVENTH}
     handlers: ClassVar[Mapping[str, Handler]] = {
         **BASE_HANDLERS,
         "HEADER": on_header,
@@ -325,7 +305,7 @@ class Bovada(Dialect):
         "RESULT_COLLECTED": _result(SeatOutcome.COLLECTED),
         "DEPOSIT": note_handler(NoteKind.OTHER),
         "BOUNTY": note_handler(NoteKind.OTHER),  # a tournament prize, no pot
-        "BUTTON": on_dealer,
+        "BUTTON": note_handler(NoteKind.OTHER),  # the cards settle the bring-in
         **{
             name: _timed(handler)
             for name, handler in (
@@ -349,9 +329,4 @@ class Bovada(Dialect):
             return f"{m['tgame'].strip()} {m['tlimit'].strip()}".strip()
         return str(m["game"] or m["zgame"]).replace(_HEADS_UP, " ").strip()
 
-    @staticmethod
-    def describe(game: Game, cards: tuple[Card, ...]) -> str | None:
-        """The site's words for the high hand ("One pair"); None for razz and a royal
-        flush (no word for it is known)."""
-        words = bovada_words(game, cards) if game is not Game.RAZZ and len(cards) >= 5 else None
-        return None if words == "Royal Flush" else words
+    describe = staticmethod(bovada_describe)  # the site's words (histkit/dialects/words.py)

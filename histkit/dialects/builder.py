@@ -703,10 +703,12 @@ def action_handler(kind: ActionKind) -> Handler:
 
 
 def note_handler(kind: NoteKind) -> Handler:
-    """A table note: the line as written (players who join need not be seated)."""
+    """A table note: the line as written (players who join need not be seated; a line
+    that names none, the dealer's, is the table's)."""
 
     def on_note(r: LineReader, m: re.Match[str], line: int) -> None:
-        r.sink.note(kind, m["player"], m[0].rstrip(), line)
+        player = m["player"] if "player" in m.re.groupindex else None
+        r.sink.note(kind, player, m[0].rstrip(), line)
 
     return on_note
 

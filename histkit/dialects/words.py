@@ -19,6 +19,7 @@ __all__ = [
     "ONGAME_RANKS",
     "absolute_high",
     "absolute_low",
+    "bovada_describe",
     "bovada_words",
     "everleaf_words",
     "fulltilt_describe",
@@ -165,6 +166,13 @@ def bovada_words(game: Game, cards: tuple[Card, ...]) -> str:
     if category is HandCategory.STRAIGHT_FLUSH and unpack(value)[0] == 14:
         return "Royal Flush"
     return BOVADA_WORDS[category]
+
+
+def bovada_describe(game: Game, cards: tuple[Card, ...]) -> str | None:
+    """The words a shown hand is checked against: the high hand's (`bovada_words`); None
+    for razz, fewer than five cards and a royal flush (no word for it is known)."""
+    words = bovada_words(game, cards) if game is not Game.RAZZ and len(cards) >= 5 else None
+    return None if words == "Royal Flush" else words
 
 
 # ------------------------------------------------------------------------------ OnGame
