@@ -31,12 +31,11 @@ What the text leaves out, and how it is derived (nothing is made up):
   uncontested winner, whose cards are still listed) a declined show.
 - "Hand result X" pays the pot, or the main pot beside a "Hand result-Side pot" line (R:
   one side pot). Two or more unnumbered side-pot lines cannot be told apart (a split pot
-  and two pots read alike): all the hand's collects are then `PotKind.TOTAL`. The main and
-  side pots, which the summary does not list, are what was collected from each. Hi/lo
+  and two pots read alike): all the hand's collects are then `PotKind.TOTAL`. Hi/lo
   halves are named only in the summary ("HI $73.50", "LO $73.50", R).
 - "Total Pot(X)" is before rake (R: $0.59 put in, "| Rake ($0.02)", $0.57 won); the 2014
-  text writes no rake (R: "Total Pot($150)", $147 won): the rake is then what the pot holds
-  beyond what was collected.
+  text writes no rake (R: "Total Pot($150)", $147 won); no text lists the pots (both
+  derived: `pot_line(from_wins=True)`).
 - the summary's showed line lists the dealt cards without the Ace of clubs (R, all three
   times it was dealt: 2604291699, 2633119264, 2633132391); when that is all it lacks, the
   cards are those dealt.
@@ -49,7 +48,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from histkit.cards import parse_card
 from histkit.dialects.base import STREET_WORDS, Dialect, HandBlock
@@ -58,26 +57,17 @@ from histkit.dialects.builder import (
     HandError,
     Handler,
     LineReader,
-    clip_line,
+    adds_handler,
     note_handler,
     pot_line,
     put,
     street_handler,
+    street_total,
     utc_start,
 )
 from histkit.dialects.sink import UP3
 from histkit.dialects.words import bovada_describe
-from histkit.model import (
-    Action,
-    ActionKind,
-    Game,
-    NoteKind,
-    PotKind,
-    SeatOutcome,
-    Street,
-    StreetStart,
-    Unit,
-)
+from histkit.model import ActionKind, Game, NoteKind, PotKind, SeatOutcome, Street, Unit
 from histkit.rules import betting
 from histkit.rules.profile import POKERSTARS, RuleProfile, ShowdownOrder
 
@@ -102,7 +92,9 @@ _NO_WAGER = "no stakes written, no full bet made: the small bet is derived from 
 _WORDS = {"7CARD": Game.STUD, "RAZZ": Game.RAZZ} | dict.fromkeys(
     ("7CARD HILO", "7CARD_HILO", "7CARD_HL"), Game.STUD_HILO
 )  # the game words (see Bovada.games)
-_NOTES = frozenset({"DEPOSIT", "BOUNTY", "BUTTON"})  # the site's own note lines
+# the site's own note lines: a deposit, a bounty (a tournament prize, no pot), the dealer
+# line (the bring-in's seat: the cards settle it)
+_NOTES = frozenset({"DEPOSIT", "BOUNTY", "BUTTON"})
 _HEADS_UP = " 1 on 1 "  # K (FPDB 2012-10): a two-seat table, written between game and limit
 
 
@@ -110,21 +102,20 @@ def on_header(r: LineReader, m: re.Match[str], line: int) -> None:
     lines = r.block.lines
     cash = m["tid"] is None and len(lines) > 1 and "$" in lines[1]
     r.set_unit(Unit.CENT if cash else Unit.CHIP)
-    head: dict[str, Any] = {
-        "hand_id": m["id"],
-        "game": r.d.games[(r.d.game_text(m, r.block) or "").upper()],
-        "small_bet": 0,  # settled at the summary, from the bets (`_stakes`)
-        "big_bet": 0,
-        "unit": r.unit,
-        "currency": "USD" if cash else None,
-        "started_at": utc_start(r.d, [(m["d1"], m["t1"], r.d.reference_zone)]),
-        "local_time": m["date"],
-        "tournament_id": m["tid"],
-        "level": m["level"],
-        "table": m["table"] or m["ttable"],
-        "max_seats": 2 if _HEADS_UP in (m["game"] or "") else None,  # K: "7CARD 1 on 1 ..."
-    }
-    r.sink.header(**head)
+    r.sink.header(
+        hand_id=m["id"],
+        game=r.d.games[(r.d.game_text(m, r.block) or "").upper()],
+        small_bet=0,  # settled at the summary, from the bets (`_stakes`)
+        big_bet=0,
+        unit=r.unit,
+        currency="USD" if cash else None,
+        started_at=utc_start(r.d, [(m["d1"], m["t1"], r.d.reference_zone)]),
+        local_time=m["date"],
+        tournament_id=m["tid"],
+        level=m["level"],
+        table=m["table"] or m["ttable"],
+        max_seats=2 if _HEADS_UP in (m["game"] or "") else None,  # K: "7CARD 1 on 1 ..."
+    )
 
 
 def on_seat(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -154,33 +145,15 @@ def _put(*, total: bool, all_in: bool = False, big: bool = False) -> Handler:
     raise on 4th over an open pair (stud), which may raise by either bet."""
 
     def on_put(r: LineReader, m: re.Match[str], line: int) -> None:
-        sink, x = r.sink, r.money(m["amount"], line)
-        player = sink.player(m["player"], line)
-        mine, top = sink.put_in(player), sink.bet
-        to = x if total else mine + x
-        if "to" in m.re.groupindex and m["to"]:
-            to = r.money(m["to"], line)
-            if x != to - mine:
-                raise HandError(
-                    f"'{m['amount']} to {m['to']}' does not add up: {m['player']} had "
-                    f"{mine} {r.unit.value}s in on this street",
-                    line,
-                )
+        sink = r.sink
+        player, to = street_total(r, m, line, total=total)
+        top = sink.bet
         if not (all_in and to <= top or sink.street is Street.FOURTH and top and sink.open_pair()):
             r.scratch.setdefault("wagers", []).append((sink.street, top, to, all_in, big))
         kind = _A.CALL if all_in and to <= top else _A.RAISE if top else _A.BET
         put(r, kind, player, line, to=to, all_in=all_in)
 
     return on_put
-
-
-def _forced(kind: ActionKind) -> Handler:
-    """An ante or bring-in, all-in when it takes the whole stack (no all-in form is known)."""
-
-    def on_forced(r: LineReader, m: re.Match[str], line: int) -> None:
-        put(r, kind, r.sink.player(m["player"], line), line, adds=r.money(m["amount"], line))
-
-    return on_forced
 
 
 def on_call(r: LineReader, m: re.Match[str], line: int) -> None:
@@ -190,15 +163,10 @@ def on_call(r: LineReader, m: re.Match[str], line: int) -> None:
 def _timed(handler: Handler) -> Handler:
     """An action "(timeout)": the action, then a TIMED_OUT note with the line. An action
     line that repeats the line before it is the client's mistake (K: FPDB 2014-08, which
-    drops it; no player acts twice in a row): refused, so the hand is read once without it
-    (recover.py) and the audit names it."""
+    drops it), refused (`LineReader.refuse_repeat`)."""
 
     def on_timed(r: LineReader, m: re.Match[str], line: int) -> None:
-        block = r.block
-        i = line - block.start_line if block.numbers is None else block.numbers.index(line)
-        if i > 0 and block.lines[i - 1].rstrip() == m[0].rstrip():
-            said = clip_line(m[0].rstrip())
-            raise HandError(f"a line written twice in a row: {said} (the site's mistake)", line)
+        r.refuse_repeat(m, line)
         handler(r, m, line)
         if m["timeout"]:
             r.sink.note(NoteKind.TIMED_OUT, m["player"], m[0].rstrip(), line)
@@ -212,8 +180,8 @@ def on_show(r: LineReader, m: re.Match[str], line: int) -> None:
     sink = r.sink
     player = sink.player(m["player"], line)
     known = [c for c in sink.dealt(player) if c is not None]
-    board = [e.community for e in sink.events if type(e) is StreetStart and e.community]
-    extra = [c for c in dict.fromkeys(r.known_cards(m["cards"], line)) if c not in known + board]
+    seen = (*known, *sink.community())
+    extra = [c for c in dict.fromkeys(r.known_cards(m["cards"], line)) if c not in seen]
     sink.show(player, (*known, *extra), m["description"], line)
 
 
@@ -234,8 +202,7 @@ def _stakes(r: LineReader, line: int) -> dict[str, int]:
     that is twice the bring-in and leaves every all-in within the limit (a note says so)."""
     small, big, bound = betting.stakes_shown(r.scratch.get("wagers", ()), BOVADA.short_all_in)
     if small is None and big is None:
-        actions = (e for e in r.sink.events if type(e) is Action and e.kind is _A.BRING_IN)
-        small = max(2 * next((e.amount for e in actions), 0), bound)
+        small = max(2 * (r.sink.brought_in() or 0), bound)
         r.sink.note(NoteKind.OTHER, None, _NO_WAGER, line)
     if small is None:
         small = (big or 0) // 2
@@ -277,9 +244,8 @@ class Bovada(Dialect):
     hand_start: ClassVar[tuple[str, ...]] = ("Bovada Hand #", "Bodog", "Ignition Hand #")
     profile: ClassVar[RuleProfile] = BOVADA
     writer = "histkit.dialects.bovada_writer"
-    # R: 7CARD, 7CARD HiLo; K: 7CARD_HILO, 7CARD_HL (FPDB 2013-08); RAZZ: histkit's own (the
-    # site deals no razz). The limit: Fixed Limit (R), or an older tournament's "Normal" (K,
-    # FPDB 2013-01: no limit written, and stud is fixed limit)
+    # the grammar's game words, RAZZ histkit's own; the limit "Fixed Limit" (R) or an older
+    # tournament's "Normal" (K, FPDB 2013-01: no limit written, and stud is fixed limit)
     games: ClassVar[Mapping[str, Game]] = {
         f"{w} {limit}": g for w, g in _WORDS.items() for limit in ("FIXED LIMIT", "NORMAL")
     }
@@ -295,7 +261,7 @@ class Bovada(Dialect):
         "HOLE_CARDS": street_handler(Street.THIRD),
         **{f"STREET_{s.value}": street_handler(s) for s in Street},
         "DEALT": on_deal,
-        "ANTE": _forced(_A.ANTE),
+        "ANTE": adds_handler(_A.ANTE),  # all-in when it takes the stack (no all-in form known)
         "SHOW": on_show,
         "COLLECT": on_collect,
         "TOTAL_POT": on_total_pot,
@@ -303,13 +269,11 @@ class Bovada(Dialect):
         "RESULT_SHOWED": _result(SeatOutcome.SHOWED),
         "RESULT_MUCKED": _result(SeatOutcome.MUCKED),
         "RESULT_COLLECTED": _result(SeatOutcome.COLLECTED),
-        "DEPOSIT": note_handler(NoteKind.OTHER),
-        "BOUNTY": note_handler(NoteKind.OTHER),  # a tournament prize, no pot
-        "BUTTON": note_handler(NoteKind.OTHER),  # the cards settle the bring-in
+        **dict.fromkeys(_NOTES, note_handler(NoteKind.OTHER)),
         **{
             name: _timed(handler)
             for name, handler in (
-                ("BRING_IN", _forced(_A.BRING_IN)),
+                ("BRING_IN", adds_handler(_A.BRING_IN)),
                 ("BET", _put(total=False)),
                 ("DOUBLE_BET_AMOUNT", _put(total=False, big=True)),
                 ("CALL", on_call),

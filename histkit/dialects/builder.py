@@ -47,6 +47,7 @@ __all__ = [
     "HandError",
     "LineReader",
     "action_handler",
+    "adds_handler",
     "clip_line",
     "ignore",
     "note_handler",
@@ -56,6 +57,7 @@ __all__ = [
     "return_unmatched",
     "unnamed_kind",
     "street_handler",
+    "street_total",
     "summary_from_wins",
     "utc_start",
 ]
@@ -322,6 +324,16 @@ class LineReader:
                 if m is not None:
                     yield m
                     break
+
+    def refuse_repeat(self, m: re.Match[str], line: int) -> None:
+        """A line that is the line before it again, word for word, is the client's
+        mistake (no player acts twice in a row): refused, so that the hand is read once
+        without it (recover.py) and the audit names it."""
+        block = self.block
+        i = line - block.start_line if block.numbers is None else block.numbers.index(line)
+        if i > 0 and block.lines[i - 1].rstrip() == m[0].rstrip():
+            said = clip_line(m[0].rstrip())
+            raise HandError(f"a line written twice in a row: {said} (the site's mistake)", line)
 
     def street_of(self, words: str, line: int) -> Street:
         """A street named in the site's words ("3rd Street", "River") -> Street."""
@@ -595,6 +607,25 @@ def put(
         sink.action(kind, player, adds, None, all_in, line)
 
 
+def street_total(r: LineReader, m: re.Match[str], line: int, *, total: bool) -> tuple[str, int]:
+    """The player of a wager line and the street total it reaches: `amount` as that total
+    (`total`: "raises to X") or as what it adds; with a `to` field ("X to Y"), Y, and X
+    must be what it adds (a HandError says what the player had in)."""
+    x = r.money(m["amount"], line)
+    player = r.sink.player(m["player"], line)
+    mine = r.sink.put_in(player)
+    if "to" not in m.re.groupindex or not m["to"]:
+        return player, x if total else mine + x
+    to = r.money(m["to"], line)
+    if x != to - mine:
+        raise HandError(
+            f"'{m['amount']} to {m['to']}' does not add up: {m['player']} had "
+            f"{mine} {r.unit.value}s in on this street",
+            line,
+        )
+    return player, to
+
+
 def unnamed_kind(r: LineReader, player: str, to: int) -> ActionKind:
     """What a wager the site does not name (an all-in) is, by what it does to the bet at
     a street total `to`: a call when it does not top the bet; on 3rd street below the
@@ -700,6 +731,16 @@ def action_handler(kind: ActionKind) -> Handler:
         r.sink.action(kind, player, value, None, allin is not None, line)
 
     return on_action
+
+
+def adds_handler(kind: ActionKind) -> Handler:
+    """ "P <does> X", X what it adds, all-in when it takes all they had (a site that
+    writes no all-in form of it): an ante or a bring-in (`put`)."""
+
+    def on_adds(r: LineReader, m: re.Match[str], line: int) -> None:
+        put(r, kind, r.sink.player(m["player"], line), line, adds=r.money(m["amount"], line))
+
+    return on_adds
 
 
 def note_handler(kind: NoteKind) -> Handler:

@@ -64,6 +64,7 @@ from histkit.model import (
 from histkit.rules import betting
 from histkit.rules.games import spec_for
 from histkit.rules.speed import ANTE as _ANTE
+from histkit.rules.speed import BRING_IN as _BRING_IN
 from histkit.rules.speed import FOLD as _FOLD
 from histkit.rules.speed import FOURTH as _FOURTH
 from histkit.rules.speed import POT_SIDE as _SIDE
@@ -421,6 +422,17 @@ class HandSink:
         return tuple(
             c for e in self.events if type(e) is Deal and e.player == player for c in e.cards
         )
+
+    def brought_in(self) -> int | None:
+        """The bring-in as reported (the first), None before one."""
+        for e in self.events:
+            if type(e) is Action and e.kind is _BRING_IN:
+                return e.amount
+        return None
+
+    def community(self) -> tuple[Card, ...]:
+        """The community cards so far (the deck ran out: one card for everyone on 7th)."""
+        return tuple(e.community for e in self.events if type(e) is StreetStart and e.community)
 
     def unmatched(self) -> tuple[str, int] | None:
         """This street's bet nobody matched: (its bettor, the chips over the next total),

@@ -4,10 +4,22 @@ unmatched, an open pair), and the shared handlers that read the recurring forms 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
+import pytest
+
 from histkit.cards import parse_card, parse_cards
-from histkit.dialects.builder import LineReader, put, return_unmatched, summary_from_wins
+from histkit.dialects.builder import (
+    HandError,
+    LineReader,
+    pot_line,
+    put,
+    return_unmatched,
+    street_total,
+    summary_from_wins,
+    unnamed_kind,
+)
 from histkit.dialects.pokerstars import PokerStars
 from histkit.dialects.sink import UP3, HandSink
 from histkit.model import ActionKind, Game, PotKind, SeatOutcome, Street, UncalledBet, Unit
@@ -161,3 +173,57 @@ def test_the_unmatched_bet_goes_back_and_the_summary_is_rebuilt_from_wins() -> N
     assert sink.pot == (12, 1, None, (), 0)  # 3 antes and 3 each: 12 in, 11 won, 1 raked
     (res,) = sink.results
     assert (res.player, res.outcome, res.won) == ("Cat", SeatOutcome.COLLECTED, 11)
+
+
+def test_an_unnamed_wager_is_what_it_does_to_the_bet() -> None:
+    r = _reader()  # small bet 10
+    assert unnamed_kind(r, "Ann", 3) is A.BRING_IN  # nothing in front, short of the small bet
+    assert unnamed_kind(r, "Ann", 10) is A.COMPLETE
+    put(r, A.BRING_IN, "Ann", 5, adds=3)
+    assert unnamed_kind(r, "Bob", 3) is A.CALL
+    assert unnamed_kind(r, "Bob", 7) is A.COMPLETE  # a short completion is still one
+    put(r, A.COMPLETE, "Bob", 6, to=10)
+    assert unnamed_kind(r, "Cat", 15) is A.RAISE
+    r.sink.street_start(Street.FOURTH, 7)
+    assert unnamed_kind(r, "Cat", 5) is A.BET
+
+
+_WAGER = re.compile(r"(?P<player>\w+) (?P<amount>\d+)(?: to (?P<to>\d+))?")
+
+
+def test_street_total_reads_a_total_an_addition_and_x_to_y() -> None:
+    r = _reader()
+    put(r, A.BRING_IN, "Ann", 5, adds=3)
+    line = _WAGER.fullmatch
+    assert street_total(r, line("Ann 7"), 6, total=False) == ("Ann", 10)  # adds 7 to 3
+    assert street_total(r, line("Ann 20"), 6, total=True) == ("Ann", 20)  # to 20
+    assert street_total(r, line("Ann 7 to 10"), 6, total=False) == ("Ann", 10)
+    with pytest.raises(HandError, match="does not add up: Ann had 3"):
+        street_total(r, line("Ann 10 to 10"), 6, total=True)
+
+
+def test_the_bring_in_and_the_community_card_as_reported() -> None:
+    sink = _sink()
+    assert sink.brought_in() is None
+    sink.action(A.BRING_IN, "Ann", 3, None, False, 5)
+    assert sink.brought_in() == 3
+    assert sink.community() == ()
+    sink.street_start(Street.SEVENTH, 6, parse_card("6h"))
+    assert sink.community() == (parse_card("6h"),)
+
+
+_POT = re.compile(r"Total (?P<total>\d+)(?: rake (?P<rake>\d+))?")
+
+
+def test_a_pot_line_without_rake_or_pots_takes_them_from_the_wins() -> None:
+    r = _reader()
+    for p in ("Ann", "Bob", "Cat"):
+        put(r, A.ANTE, p, 5, adds=10)
+    r.sink.collect("Ann", 18, PotKind.MAIN, 0, 6)
+    r.sink.collect("Bob", 10, PotKind.SIDE, 1, 7)
+    pot_line(from_wins=True)(r, _POT.fullmatch("Total 30"), 8)
+    assert r.sink.pot == (30, 2, 18, (10,), 0)  # 30 in, 28 won: 2 raked
+    pot_line(from_wins=True)(r, _POT.fullmatch("Total 30 rake 1"), 8)
+    assert r.sink.pot == (30, 1, 18, (10,), 0)  # a rake written is kept
+    pot_line()(r, _POT.fullmatch("Total 30"), 8)
+    assert r.sink.pot == (30, 0, None, (), 0)  # without: only what the line says
