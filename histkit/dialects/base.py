@@ -50,6 +50,7 @@ from histkit.rules.profile import CASINO, RuleProfile
 
 __all__ = [
     "Dialect",
+    "FIXED_ZONES",
     "HandBlock",
     "HandError",
     "ParseIssue",
@@ -295,6 +296,17 @@ NOTE_TERMINALS = frozenset(
     }
 )
 
+
+# zone abbreviations, each at its fixed offset from UTC: for a site that writes the player's
+# local time with its zone's abbreviation, which says whether summer time was in force
+FIXED_ZONES: Mapping[str, str] = {
+    abbr: f"Etc/GMT{-hours:+d}" if hours else "Etc/GMT"
+    for abbr, hours in (
+        *(("EDT", -4), ("EST", -5), ("CDT", -5), ("CST", -6), ("MDT", -6), ("MST", -7)),
+        *(("PDT", -7), ("PST", -8), ("GMT", 0), ("UTC", 0), ("WET", 0), ("BST", 1)),
+        *(("WEST", 1), ("CET", 1), ("CEST", 2), ("EET", 2), ("EEST", 3)),
+    )
+}
 
 # the usual words for the streets, lower case ("3rd street" .. "7th street")
 STREET_WORDS: Mapping[str, Street] = {f"{s}{'rd' if s == 3 else 'th'} street": s for s in Street}

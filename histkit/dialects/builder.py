@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 __all__ = [
     "BASE_HANDLERS",
     "Handler",
-    "FIXED_ZONES",
     "FrameError",
     "HandError",
     "LineReader",
@@ -341,18 +340,6 @@ class LineReader:
         if got is None:
             raise HandError(f"unknown street {words!r}", line)
         return got
-
-
-# zone abbreviations, each at its fixed offset from UTC: for a site that writes the player's
-# local time with its zone's abbreviation, which says whether summer time was in force
-FIXED_ZONES: Mapping[str, str] = {
-    abbr: f"Etc/GMT{-hours:+d}" if hours else "Etc/GMT"
-    for abbr, hours in (
-        *(("EDT", -4), ("EST", -5), ("CDT", -5), ("CST", -6), ("MDT", -6), ("MST", -7)),
-        *(("PDT", -7), ("PST", -8), ("GMT", 0), ("UTC", 0), ("WET", 0), ("BST", 1)),
-        *(("WEST", 1), ("CET", 1), ("CEST", 2), ("EET", 2), ("EEST", 3)),
-    )
-}
 
 
 def utc_start(

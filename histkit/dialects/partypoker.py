@@ -47,10 +47,9 @@ from collections.abc import Mapping
 from typing import ClassVar, cast
 
 from histkit.cards import Card
-from histkit.dialects.base import Dialect, HandBlock
+from histkit.dialects.base import FIXED_ZONES, Dialect, HandBlock
 from histkit.dialects.builder import (
     BASE_HANDLERS,
-    FIXED_ZONES,
     HandError,
     Handler,
     LineReader,
